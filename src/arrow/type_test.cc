@@ -1,0 +1,89 @@
+#include "arrow/type.h"
+
+#include <gtest/gtest.h>
+
+namespace higgins::arrow {
+namespace {
+
+TEST(TypeTagTest, EveryDesignTagParses) {
+  struct Case {
+    const char* tag;
+    DataType type;
+  };
+  const Case cases[] = {
+      {"string", DataType::Utf8()},        {"large_string", DataType::LargeUtf8()},
+      {"bytes", DataType::Binary()},       {"large_bytes", DataType::LargeBinary()},
+      {"bool", DataType::Bool()},          {"int8", DataType::Int8()},
+      {"int16", DataType::Int16()},        {"int32", DataType::Int32()},
+      {"int64", DataType::Int64()},        {"uint8", DataType::UInt8()},
+      {"uint16", DataType::UInt16()},      {"uint32", DataType::UInt32()},
+      {"uint64", DataType::UInt64()},      {"float16", DataType::Float16()},
+      {"float32", DataType::Float32()},    {"float64", DataType::Float64()},
+      {"date32", DataType::Date32()},      {"date64", DataType::Date64()},
+      {"decimal", DataType::Decimal128(38, 10)},
+      {"decimal(10, 2)", DataType::Decimal128(10, 2)},
+      {"timestamp", DataType::Timestamp(TimeUnit::kMilli)},
+      {"timestamp(us)", DataType::Timestamp(TimeUnit::kMicro)},
+      {"timestamp(ns, UTC)", DataType::Timestamp(TimeUnit::kNano, "UTC")},
+      {"timestamp(s,Europe/Paris)", DataType::Timestamp(TimeUnit::kSecond, "Europe/Paris")},
+      {"time32(ms)", DataType::Time32(TimeUnit::kMilli)},
+      {"time64(ns)", DataType::Time64(TimeUnit::kNano)},
+      {"duration(us)", DataType::Duration(TimeUnit::kMicro)},
+      {"fixed_size_binary(16)", DataType::FixedSizeBinary(16)},
+      {"null", DataType::Null()},
+      {"utf8", DataType::Utf8()},
+      {"decimal128(5,0)", DataType::Decimal128(5, 0)},
+  };
+  for (const Case& c : cases) {
+    Result<DataType> t = ParseTypeTag(c.tag);
+    ASSERT_TRUE(t.ok()) << c.tag << ": " << t.status().ToString();
+    EXPECT_EQ(*t, c.type) << c.tag;
+    // The canonical tag parses back to the same type.
+    Result<DataType> back = ParseTypeTag(TypeTag(*t));
+    ASSERT_TRUE(back.ok()) << TypeTag(*t);
+    EXPECT_EQ(*back, *t) << TypeTag(*t);
+  }
+}
+
+TEST(TypeTagTest, UnknownTagListsValidTags) {
+  Result<DataType> t = ParseTypeTag("int33");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(t.status().message().find("unknown type tag 'int33'"), std::string::npos);
+  EXPECT_NE(t.status().message().find("valid tags: string"), std::string::npos);
+}
+
+TEST(TypeTagTest, BadParametersAreRejected) {
+  for (const char* tag : {"decimal(39,2)", "decimal(0,0)", "decimal(5,6)", "decimal(5)",
+                          "time32(us)", "time64(s)", "timestamp(minutes)", "timestamp()",
+                          "fixed_size_binary(0)", "fixed_size_binary(x)", "int32(4)", "decimal(5,2",
+                          "timestamp(ms, )"}) {
+    EXPECT_FALSE(ParseTypeTag(tag).ok()) << tag;
+  }
+}
+
+TEST(DataTypeTest, LayoutAndWidths) {
+  EXPECT_EQ(DataType::Bool().bit_width(), 1);
+  EXPECT_EQ(DataType::Decimal128(10, 2).bit_width(), 128);
+  EXPECT_EQ(DataType::FixedSizeBinary(3).bit_width(), 24);
+  EXPECT_EQ(DataType::Utf8().num_buffers(), 3);
+  EXPECT_EQ(DataType::Int8().num_buffers(), 2);
+  EXPECT_EQ(DataType::Null().num_buffers(), 0);
+  EXPECT_EQ(DataType::LargeBinary().layout(), Layout::kLargeVarBinary);
+  EXPECT_TRUE(DataType::Duration(TimeUnit::kNano).is_temporal());
+}
+
+TEST(DataTypeTest, ToStringMatchesArrowNames) {
+  EXPECT_EQ(DataType::Timestamp(TimeUnit::kMilli, "UTC").ToString(), "timestamp[ms, tz=UTC]");
+  EXPECT_EQ(DataType::Decimal128(10, 2).ToString(), "decimal128(10, 2)");
+  EXPECT_EQ(DataType::Float16().ToString(), "halffloat");
+}
+
+TEST(DataTypeTest, EqualityComparesParameters) {
+  EXPECT_FALSE(DataType::Timestamp(TimeUnit::kMilli) == DataType::Timestamp(TimeUnit::kMilli, "UTC"));
+  EXPECT_FALSE(DataType::Decimal128(10, 2) == DataType::Decimal128(10, 3));
+  EXPECT_TRUE(DataType::Int32() == DataType::Int32());
+}
+
+}  // namespace
+}  // namespace higgins::arrow

@@ -1,0 +1,120 @@
+#include "arrow/validate.h"
+
+#include <string>
+
+#include "arrow/decimal.h"
+#include "arrow/utf8.h"
+
+namespace higgins::arrow {
+namespace {
+
+Status Corrupt(const std::string& what) { return Status::Corruption(what); }
+
+Status CheckBufferSize(const Buffer& buffer, int64_t needed, const char* name) {
+  if (static_cast<int64_t>(buffer.size()) < needed) {
+    return Corrupt(std::string(name) + " buffer has " + std::to_string(buffer.size()) +
+                   " bytes, needs " + std::to_string(needed));
+  }
+  return Status::OK();
+}
+
+template <typename OffsetT>
+Status ValidateOffsets(const ArrayData& d) {
+  const int64_t n = d.length;
+  if (n == 0 && d.buffers[1].size() == 0) return Status::OK();  // C++ writes an empty buffer
+  HIGGINS_RETURN_IF_ERROR(
+      CheckBufferSize(d.buffers[1], (d.offset + n + 1) * int64_t{sizeof(OffsetT)}, "offsets"));
+  const uint8_t* offsets = d.buffers[1].data() + d.offset * int64_t{sizeof(OffsetT)};
+  const int64_t data_size = static_cast<int64_t>(d.buffers[2].size());
+  int64_t prev = bit_util::LoadLE<OffsetT>(offsets);
+  if (prev < 0) return Corrupt("first offset " + std::to_string(prev) + " is negative");
+  for (int64_t i = 1; i <= n; ++i) {
+    const int64_t cur = bit_util::LoadLE<OffsetT>(offsets + i * int64_t{sizeof(OffsetT)});
+    if (cur < prev) {
+      return Corrupt("offsets decrease at slot " + std::to_string(i - 1) + " (" +
+                     std::to_string(prev) + " > " + std::to_string(cur) + ")");
+    }
+    prev = cur;
+  }
+  if (prev > data_size) {
+    return Corrupt("last offset " + std::to_string(prev) + " is past the end of the " +
+                   std::to_string(data_size) + "-byte data buffer");
+  }
+  return Status::OK();
+}
+
+Status ValidateUtf8(const Array& a) {
+  for (int64_t i = 0; i < a.length(); ++i) {
+    if (a.IsValid(i) && !IsValidUtf8(a.BinaryValue(i))) {
+      return Corrupt("invalid UTF-8 in slot " + std::to_string(i));
+    }
+  }
+  return Status::OK();
+}
+
+Status ValidateDecimals(const Array& a) {
+  const __int128 max = MaxDecimalMagnitude(a.type().precision());
+  for (int64_t i = 0; i < a.length(); ++i) {
+    if (!a.IsValid(i)) continue;
+    const __int128 v = a.Decimal128Value(i);
+    if (v > max || v < -max) {
+      return Corrupt("decimal value " + Int128ToString(v) + " in slot " + std::to_string(i) +
+                     " exceeds precision " + std::to_string(a.type().precision()));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status ValidateFull(const Array& array) {
+  const ArrayData& d = array.data();
+  HIGGINS_RETURN_IF_ERROR(d.type.Validate());
+  if (d.length < 0 || d.offset < 0 || d.null_count < 0 || d.null_count > d.length) {
+    return Corrupt("negative length/offset or null count out of range (length " +
+                   std::to_string(d.length) + ", null_count " + std::to_string(d.null_count) + ")");
+  }
+  if (static_cast<int>(d.buffers.size()) != d.type.num_buffers()) {
+    return Corrupt(d.type.ToString() + " array has " + std::to_string(d.buffers.size()) +
+                   " buffers, expected " + std::to_string(d.type.num_buffers()));
+  }
+  if (d.type.id() == TypeId::kNull) {
+    if (d.null_count != d.length) return Corrupt("null array with null_count != length");
+    return Status::OK();
+  }
+  const Buffer& validity = d.buffers[0];
+  if (validity.empty()) {
+    if (d.null_count != 0) return Corrupt("null_count > 0 but no validity bitmap");
+  } else {
+    HIGGINS_RETURN_IF_ERROR(
+        CheckBufferSize(validity, bit_util::BytesForBits(d.offset + d.length), "validity"));
+    const int64_t nulls = d.length - bit_util::CountSetBits(validity.data(), d.offset, d.length);
+    if (nulls != d.null_count) {
+      return Corrupt("null_count is " + std::to_string(d.null_count) + " but the bitmap has " +
+                     std::to_string(nulls) + " nulls");
+    }
+  }
+  switch (d.type.layout()) {
+    case Layout::kFixedWidth: {
+      const int64_t bits = int64_t{d.type.bit_width()} * (d.offset + d.length);
+      HIGGINS_RETURN_IF_ERROR(CheckBufferSize(d.buffers[1], bit_util::BytesForBits(bits), "values"));
+      if (d.type.id() == TypeId::kDecimal128) return ValidateDecimals(array);
+      return Status::OK();
+    }
+    case Layout::kVarBinary: HIGGINS_RETURN_IF_ERROR(ValidateOffsets<int32_t>(d)); break;
+    case Layout::kLargeVarBinary: HIGGINS_RETURN_IF_ERROR(ValidateOffsets<int64_t>(d)); break;
+    case Layout::kNull: break;
+  }
+  if (d.type.is_string()) return ValidateUtf8(array);
+  return Status::OK();
+}
+
+Status ValidateFull(const RecordBatch& batch) {
+  for (int i = 0; i < batch.num_columns(); ++i) {
+    Status st = ValidateFull(batch.column(i));
+    if (!st.ok()) return st.WithContext("column '" + batch.schema()->field(static_cast<size_t>(i)).name + "'");
+  }
+  return Status::OK();
+}
+
+}  // namespace higgins::arrow

@@ -1,0 +1,82 @@
+#include "common/buffer.h"
+
+#include <cstdlib>
+#include <new>
+
+namespace higgins {
+namespace {
+
+constexpr size_t kAlignment = 64;
+
+size_t RoundUp64(size_t n) { return (n + kAlignment - 1) & ~(kAlignment - 1); }
+
+uint8_t* AlignedAllocate(size_t size) {
+  void* p = std::aligned_alloc(kAlignment, size == 0 ? kAlignment : RoundUp64(size));
+  if (p == nullptr) throw std::bad_alloc();
+  return static_cast<uint8_t*>(p);
+}
+
+struct AlignedFree {
+  void operator()(uint8_t* p) const { std::free(p); }
+};
+
+}  // namespace
+
+Buffer Buffer::Copy(std::span<const uint8_t> bytes) {
+  size_t capacity = RoundUp64(bytes.size());
+  uint8_t* p = AlignedAllocate(capacity);
+  if (!bytes.empty()) std::memcpy(p, bytes.data(), bytes.size());
+  std::memset(p + bytes.size(), 0, capacity - bytes.size());
+  std::shared_ptr<uint8_t> owner(p, AlignedFree());
+  return Buffer(p, bytes.size(), std::move(owner));
+}
+
+Buffer Buffer::FromVector(std::vector<uint8_t> bytes) {
+  auto owner = std::make_shared<std::vector<uint8_t>>(std::move(bytes));
+  return Buffer(owner->data(), owner->size(), owner);
+}
+
+BufferBuilder& BufferBuilder::operator=(BufferBuilder&& other) noexcept {
+  if (this != &other) {
+    std::free(data_);
+    data_ = other.data_;
+    size_ = other.size_;
+    capacity_ = other.capacity_;
+    other.data_ = nullptr;
+    other.size_ = other.capacity_ = 0;
+  }
+  return *this;
+}
+
+BufferBuilder::~BufferBuilder() { std::free(data_); }
+
+void BufferBuilder::Grow(size_t min_capacity) {
+  size_t capacity = capacity_ == 0 ? kAlignment : capacity_;
+  while (capacity < min_capacity) capacity *= 2;
+  capacity = RoundUp64(capacity);
+  uint8_t* p = AlignedAllocate(capacity);
+  if (size_ != 0) std::memcpy(p, data_, size_);
+  std::memset(p + size_, 0, capacity - size_);
+  std::free(data_);
+  data_ = p;
+  capacity_ = capacity;
+}
+
+void BufferBuilder::Resize(size_t new_size) {
+  if (new_size > capacity_) Grow(new_size);
+  if (new_size > size_) std::memset(data_ + size_, 0, new_size - size_);
+  size_ = new_size;
+}
+
+Buffer BufferBuilder::Finish() {
+  if (data_ == nullptr) Grow(kAlignment);
+  // Zero the tail so padding never leaks stale bytes.
+  std::memset(data_ + size_, 0, capacity_ - size_);
+  std::shared_ptr<uint8_t> owner(data_, AlignedFree());
+  Buffer out(data_, size_, std::move(owner));
+  data_ = nullptr;
+  size_ = capacity_ = 0;
+  return out;
+}
+
+}  // namespace higgins
