@@ -128,6 +128,13 @@ Array ArrayBuilder::Finish() {
 }
 
 Array MakeNullArray(const DataType& type, int64_t length) {
+  if (type.id() == TypeId::kNull) {
+    auto d = std::make_shared<ArrayData>();
+    d->type = type;
+    d->length = length;
+    d->null_count = length;
+    return Array(std::move(d));
+  }
   ArrayBuilder b(type);
   b.Reserve(length);
   b.AppendNulls(length);

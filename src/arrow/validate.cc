@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "arrow/decimal.h"
 #include "arrow/utf8.h"
 
 namespace higgins::arrow {
@@ -52,19 +51,6 @@ Status ValidateUtf8(const Array& a) {
   return Status::OK();
 }
 
-Status ValidateDecimals(const Array& a) {
-  const __int128 max = MaxDecimalMagnitude(a.type().precision());
-  for (int64_t i = 0; i < a.length(); ++i) {
-    if (!a.IsValid(i)) continue;
-    const __int128 v = a.Decimal128Value(i);
-    if (v > max || v < -max) {
-      return Corrupt("decimal value " + Int128ToString(v) + " in slot " + std::to_string(i) +
-                     " exceeds precision " + std::to_string(a.type().precision()));
-    }
-  }
-  return Status::OK();
-}
-
 }  // namespace
 
 Status ValidateFull(const Array& array) {
@@ -98,7 +84,6 @@ Status ValidateFull(const Array& array) {
     case Layout::kFixedWidth: {
       const int64_t bits = int64_t{d.type.bit_width()} * (d.offset + d.length);
       HIGGINS_RETURN_IF_ERROR(CheckBufferSize(d.buffers[1], bit_util::BytesForBits(bits), "values"));
-      if (d.type.id() == TypeId::kDecimal128) return ValidateDecimals(array);
       return Status::OK();
     }
     case Layout::kVarBinary: HIGGINS_RETURN_IF_ERROR(ValidateOffsets<int32_t>(d)); break;

@@ -83,9 +83,10 @@ TEST(ValidateFullTest, WrongBufferCount) {
   EXPECT_EQ(ValidateFull(a).message(), "utf8 array has 2 buffers, expected 3");
 }
 
-TEST(ValidateFullTest, DecimalBeyondPrecision) {
+TEST(ValidateFullTest, DecimalWiderThanItsPrecisionIsAccepted) {
+  // Arrow writers emit such values (Arrow's own gold files do); only JSON ingestion rejects them.
   Array a = Make(DataType::Decimal128(3, 0), 1, 0, {Buffer(), Values<__int128>({1000})});
-  EXPECT_EQ(ValidateFull(a).message(), "decimal value 1000 in slot 0 exceeds precision 3");
+  EXPECT_TRUE(ValidateFull(a).ok());
 }
 
 TEST(ValidateFullTest, EmptyOffsetsForZeroLengthIsAccepted) {

@@ -1,5 +1,6 @@
 #include "common/buffer.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 
@@ -51,12 +52,10 @@ BufferBuilder& BufferBuilder::operator=(BufferBuilder&& other) noexcept {
 BufferBuilder::~BufferBuilder() { std::free(data_); }
 
 void BufferBuilder::Grow(size_t min_capacity) {
-  size_t capacity = capacity_ == 0 ? kAlignment : capacity_;
-  while (capacity < min_capacity) capacity *= 2;
-  capacity = RoundUp64(capacity);
+  size_t capacity = std::max(min_capacity, capacity_ + capacity_ / 2);
+  capacity = RoundUp64(std::max(capacity, kAlignment));
   uint8_t* p = AlignedAllocate(capacity);
   if (size_ != 0) std::memcpy(p, data_, size_);
-  std::memset(p + size_, 0, capacity - size_);
   std::free(data_);
   data_ = p;
   capacity_ = capacity;
@@ -70,8 +69,8 @@ void BufferBuilder::Resize(size_t new_size) {
 
 Buffer BufferBuilder::Finish() {
   if (data_ == nullptr) Grow(kAlignment);
-  // Zero the tail so padding never leaks stale bytes.
-  std::memset(data_ + size_, 0, capacity_ - size_);
+  // Zero the padding up to the 64-byte boundary (capacity is a multiple of 64).
+  std::memset(data_ + size_, 0, RoundUp64(size_) - size_);
   std::shared_ptr<uint8_t> owner(data_, AlignedFree());
   Buffer out(data_, size_, std::move(owner));
   data_ = nullptr;

@@ -49,9 +49,12 @@ class Buffer {
   std::shared_ptr<const void> owner_;
 };
 
-/// A growable, 64-byte aligned byte buffer whose capacity is always a multiple of 64 bytes, with
-/// zeroed padding (Arrow's recommended layout). Finish() hands the bytes over as a Buffer without
-/// copying. Not thread-safe.
+/// A growable, 64-byte aligned byte buffer whose capacity is always a multiple of 64 bytes (Arrow's
+/// recommended layout). Memory past size() is never zero-filled on growth (that would double the
+/// memory passes of large writes); Finish() zeroes the padding up to the next 64-byte boundary so
+/// no stale bytes escape. Reserve() grows to at least what is asked (geometrically, x1.5, when
+/// appending piecemeal), so a caller that knows the final size pays one allocation. Finish() hands
+/// the bytes over as a Buffer without copying. Not thread-safe; movable, not copyable.
 class BufferBuilder {
  public:
   BufferBuilder() = default;
@@ -87,6 +90,16 @@ class BufferBuilder {
     size_ += sizeof(T);
   }
   void AppendZeros(size_t n) { Resize(size_ + n); }
+  /// Appends `n` bytes that the caller must overwrite entirely before Finish() (for example a
+  /// decompressor's output) and returns where they start.
+  uint8_t* AppendUninitialized(size_t n) {
+    Reserve(n);
+    uint8_t* start = data_ + size_;
+    size_ += n;
+    return start;
+  }
+  /// Forgets the contents and keeps the allocation for reuse.
+  void Clear() { size_ = 0; }
 
   /// Returns the bytes as an immutable Buffer and resets the builder to empty.
   Buffer Finish();
