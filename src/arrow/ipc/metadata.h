@@ -1,0 +1,91 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "arrow/ipc/options.h"
+#include "arrow/schema.h"
+#include "common/result.h"
+
+/// Encoding and decoding of the Arrow IPC FlatBuffers metadata (Message, Schema, RecordBatch,
+/// Footer; see format.fbs). The generated FlatBuffers types stay inside the .cc files: callers
+/// only see the plain structs below. Sans-I/O and stateless; safe to call from any thread.
+namespace higgins::arrow::ipc {
+
+/// MetadataVersion values. Higgins writes V5 and reads V4 and V5 (they differ only for unions).
+inline constexpr int16_t kMetadataV4 = 3;
+inline constexpr int16_t kMetadataV5 = 4;
+
+/// Per-field length and null count of a record batch, in schema order.
+struct FieldNode {
+  int64_t length = 0;
+  int64_t null_count = 0;
+  friend bool operator==(const FieldNode&, const FieldNode&) = default;
+};
+
+/// A byte range relative to the start of a message body.
+struct BufferRegion {
+  int64_t offset = 0;
+  int64_t length = 0;
+  friend bool operator==(const BufferRegion&, const BufferRegion&) = default;
+};
+
+/// The metadata of a RecordBatch message, as stored (values are untrusted after decoding: the
+/// batch loader checks them against the schema and the body).
+struct RecordBatchHeader {
+  int64_t length = 0;
+  std::vector<FieldNode> nodes;
+  std::vector<BufferRegion> buffers;
+  Compression compression = Compression::kNone;
+};
+
+enum class MessageKind { kSchema, kRecordBatch, kDictionaryBatch };
+
+/// A decoded Message flatbuffer. `schema` is set for kSchema, `batch` for kRecordBatch;
+/// kDictionaryBatch carries nothing (Higgins rejects dictionaries).
+struct MessageMetadata {
+  MessageKind kind = MessageKind::kSchema;
+  int16_t version = kMetadataV5;
+  int64_t body_length = 0;
+  SchemaPtr schema;
+  RecordBatchHeader batch;
+};
+
+/// One Block of the file footer: where a message starts (its continuation marker), the length
+/// of prefix + flatbuffer + padding, and the body length.
+struct FileBlock {
+  int64_t offset = 0;
+  int32_t metadata_length = 0;
+  int64_t body_length = 0;
+  friend bool operator==(const FileBlock&, const FileBlock&) = default;
+};
+
+struct FooterMetadata {
+  int16_t version = kMetadataV5;
+  SchemaPtr schema;
+  std::vector<FileBlock> record_batches;
+};
+
+/// Message flatbuffer (unframed, unpadded) holding `schema`, metadata version V5, bodyLength 0.
+std::vector<uint8_t> EncodeSchemaMessage(const Schema& schema);
+
+/// Message flatbuffer holding a RecordBatch header with `body_length`.
+std::vector<uint8_t> EncodeRecordBatchMessage(const RecordBatchHeader& header, int64_t body_length);
+
+/// Footer flatbuffer (the bytes between the stream and the footer length).
+std::vector<uint8_t> EncodeFooter(const Schema& schema, std::span<const FileBlock> record_batches);
+
+/// Verifies and decodes a Message flatbuffer. `bytes` must start at an 8-byte aligned address
+/// (FlatBuffers reads scalars in place); trailing padding is fine.
+/// Errors: Corruption (verifier failure, missing header, negative bodyLength, bad enum values),
+/// NotSupported (metadata version older than V4 or newer than V5, big-endian schema, an
+/// unsupported type naming the field, tensors, unknown compression codec), ResourceExhausted
+/// (bodyLength above limits.max_body_bytes, more than limits.max_fields fields).
+Result<MessageMetadata> DecodeMessage(std::span<const uint8_t> bytes, const IpcLimits& limits);
+
+/// Verifies and decodes a Footer flatbuffer (same alignment requirement and error kinds as
+/// DecodeMessage). A footer listing dictionaries is NotSupported; a missing schema is Corruption.
+Result<FooterMetadata> DecodeFooter(std::span<const uint8_t> bytes, const IpcLimits& limits);
+
+}  // namespace higgins::arrow::ipc

@@ -1,0 +1,234 @@
+#include "arrow/ipc/metadata.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "arrow/ipc/reader.h"
+#include "arrow/ipc/test_util.h"
+#include "format_generated.h"
+
+namespace higgins::arrow::ipc {
+namespace {
+
+namespace fb = ::flatbuffers;
+
+// Copies into 8-byte aligned storage, as the framing layer does before decoding.
+Result<MessageMetadata> Decode(const std::vector<uint8_t>& bytes, IpcLimits limits = {}) {
+  const Buffer aligned = Buffer::Copy(bytes);
+  return DecodeMessage(aligned.span(), limits);
+}
+
+// A Schema message with one field built by `make_field`, at metadata `version`.
+std::vector<uint8_t> SchemaMessageWith(
+    const std::function<fb::Offset<fbs::Field>(fb::FlatBufferBuilder&)>& make_field,
+    fbs::MetadataVersion version = fbs::MetadataVersion_V5,
+    fbs::Endianness endianness = fbs::Endianness_Little) {
+  fb::FlatBufferBuilder fbb;
+  const auto field = make_field(fbb);
+  const auto fields = fbb.CreateVector(std::vector<fb::Offset<fbs::Field>>{field});
+  const auto schema = fbs::CreateSchema(fbb, endianness, fields);
+  fbb.Finish(fbs::CreateMessage(fbb, version, fbs::MessageHeader_Schema, schema.Union()));
+  return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
+// A field named `name` whose type is an empty table of union tag `tag`.
+template <typename MakeType>
+std::vector<uint8_t> FieldOfType(const char* name, fbs::Type tag, MakeType make_type) {
+  return SchemaMessageWith([&](fb::FlatBufferBuilder& fbb) {
+    const auto n = fbb.CreateString(name);
+    const auto type = make_type(fbb);
+    return fbs::CreateField(fbb, n, true, tag, type);
+  });
+}
+
+void ExpectStatus(const Result<MessageMetadata>& result, StatusCode code,
+                  std::string_view message) {
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), code) << result.status().ToString();
+  EXPECT_EQ(result.status().message(), message);
+}
+
+TEST(MetadataTest, SchemaOfEveryTypeRoundTripsWithNullabilityAndMetadata) {
+  const SchemaPtr schema = testing::AllTypesSchema();
+  auto decoded = Decode(EncodeSchemaMessage(*schema));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->kind, MessageKind::kSchema);
+  EXPECT_EQ(decoded->version, kMetadataV5);
+  EXPECT_EQ(decoded->body_length, 0);
+  EXPECT_EQ(*decoded->schema, *schema);
+  EXPECT_FALSE(decoded->schema->field(0).nullable);
+  EXPECT_EQ(decoded->schema->field(5).metadata,
+            (KeyValueMetadata{{"origin", "sensor"}, {"unit", "mm"}}));
+}
+
+TEST(MetadataTest, RecordBatchHeaderRoundTrips) {
+  RecordBatchHeader header;
+  header.length = 5;
+  header.nodes = {{5, 1}, {5, 0}};
+  header.buffers = {{0, 1}, {8, 20}, {32, 0}, {32, 24}, {56, 7}};
+  header.compression = Compression::kZstd;
+  auto decoded = Decode(EncodeRecordBatchMessage(header, 64));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->kind, MessageKind::kRecordBatch);
+  EXPECT_EQ(decoded->body_length, 64);
+  EXPECT_EQ(decoded->batch.length, 5);
+  EXPECT_EQ(decoded->batch.nodes, header.nodes);
+  EXPECT_EQ(decoded->batch.buffers, header.buffers);
+  EXPECT_EQ(decoded->batch.compression, Compression::kZstd);
+}
+
+TEST(MetadataTest, FooterRoundTrips) {
+  const std::vector<FileBlock> blocks = {{8, 136, 64}, {208, 200, 1024}};
+  const Buffer footer = Buffer::Copy(EncodeFooter(*testing::SimpleSchema(), blocks));
+  auto decoded = DecodeFooter(footer.span(), {});
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(*decoded->schema, *testing::SimpleSchema());
+  EXPECT_EQ(decoded->record_batches, blocks);
+}
+
+TEST(MetadataTest, VersionV4IsAcceptedAndOlderIsNotSupported) {
+  auto utf8 = [](fb::FlatBufferBuilder& fbb) {
+    return fbs::CreateField(fbb, fbb.CreateString("s"), true, fbs::Type_Utf8,
+                            fbs::CreateUtf8(fbb).Union());
+  };
+  EXPECT_TRUE(Decode(SchemaMessageWith(utf8, fbs::MetadataVersion_V4)).ok());
+  EXPECT_EQ(Decode(SchemaMessageWith(utf8, fbs::MetadataVersion_V3)).status().code(),
+            StatusCode::kNotSupported);
+  EXPECT_EQ(Decode(SchemaMessageWith(utf8, static_cast<fbs::MetadataVersion>(9))).status().code(),
+            StatusCode::kNotSupported);
+}
+
+TEST(MetadataTest, BigEndianSchemaIsNotSupported) {
+  auto i32 = [](fb::FlatBufferBuilder& fbb) {
+    return fbs::CreateField(fbb, fbb.CreateString("x"), true, fbs::Type_Int,
+                            fbs::CreateInt(fbb, 32, true).Union());
+  };
+  auto decoded = Decode(SchemaMessageWith(i32, fbs::MetadataVersion_V5, fbs::Endianness_Big));
+  EXPECT_EQ(decoded.status().code(), StatusCode::kNotSupported);
+}
+
+TEST(MetadataTest, NestedTypesAreNotSupportedNamingFieldAndType) {
+  ExpectStatus(Decode(FieldOfType("list_nullable", fbs::Type_List,
+                                  [](auto& fbb) { return fbs::CreateList(fbb).Union(); })),
+               StatusCode::kNotSupported, "field 'list_nullable': type List is not supported");
+  ExpectStatus(Decode(FieldOfType("st", fbs::Type_Struct_,
+                                  [](auto& fbb) { return fbs::CreateStruct_(fbb).Union(); })),
+               StatusCode::kNotSupported, "field 'st': type Struct is not supported");
+  ExpectStatus(Decode(FieldOfType("m", fbs::Type_Map,
+                                  [](auto& fbb) { return fbs::CreateMap(fbb).Union(); })),
+               StatusCode::kNotSupported, "field 'm': type Map is not supported");
+  ExpectStatus(Decode(FieldOfType("iv", fbs::Type_Interval,
+                                  [](auto& fbb) { return fbs::CreateInterval(fbb).Union(); })),
+               StatusCode::kNotSupported, "field 'iv': type Interval is not supported");
+  ExpectStatus(Decode(FieldOfType("v", fbs::Type_Utf8View,
+                                  [](auto& fbb) { return fbs::CreateUtf8View(fbb).Union(); })),
+               StatusCode::kNotSupported, "field 'v': type Utf8View is not supported");
+}
+
+TEST(MetadataTest, Decimal256IsNotSupported) {
+  ExpectStatus(
+      Decode(FieldOfType("d", fbs::Type_Decimal,
+                         [](auto& fbb) { return fbs::CreateDecimal(fbb, 40, 2, 256).Union(); })),
+      StatusCode::kNotSupported, "field 'd': type Decimal with bitWidth 256 is not supported");
+}
+
+TEST(MetadataTest, DictionaryEncodedFieldIsNotSupported) {
+  auto decoded = Decode(SchemaMessageWith([](fb::FlatBufferBuilder& fbb) {
+    const auto name = fbb.CreateString("dict0");
+    const auto type = fbs::CreateUtf8(fbb).Union();
+    const auto index = fbs::CreateInt(fbb, 32, true);
+    const auto dictionary = fbs::CreateDictionaryEncoding(fbb, 0, index);
+    return fbs::CreateField(fbb, name, true, fbs::Type_Utf8, type, dictionary);
+  }));
+  ExpectStatus(decoded, StatusCode::kNotSupported,
+               "field 'dict0': dictionary-encoded type Utf8 is not supported");
+}
+
+TEST(MetadataTest, PrimitiveWithChildrenIsNotSupported) {
+  auto decoded = Decode(SchemaMessageWith([](fb::FlatBufferBuilder& fbb) {
+    const auto child = fbs::CreateField(fbb, fbb.CreateString("c"), true, fbs::Type_Bool,
+                                        fbs::CreateBool(fbb).Union());
+    const auto children = fbb.CreateVector(std::vector<fb::Offset<fbs::Field>>{child});
+    const auto name = fbb.CreateString("p");
+    return fbs::CreateField(fbb, name, true, fbs::Type_Int, fbs::CreateInt(fbb, 8, true).Union(), 0,
+                            children);
+  }));
+  EXPECT_EQ(decoded.status().code(), StatusCode::kNotSupported) << decoded.status().ToString();
+}
+
+TEST(MetadataTest, InvalidTypeParametersAreCorruption) {
+  auto int7 = FieldOfType("x", fbs::Type_Int,
+                          [](auto& fbb) { return fbs::CreateInt(fbb, 7, true).Union(); });
+  EXPECT_EQ(Decode(int7).status().code(), StatusCode::kCorruption);
+  auto time = FieldOfType("t", fbs::Type_Time, [](auto& fbb) {
+    return fbs::CreateTime(fbb, fbs::TimeUnit_NANOSECOND, 32).Union();
+  });
+  EXPECT_EQ(Decode(time).status().code(), StatusCode::kCorruption);
+  auto missing = SchemaMessageWith([](fb::FlatBufferBuilder& fbb) {
+    return fbs::CreateField(fbb, fbb.CreateString("none"), true, fbs::Type_NONE, 0);
+  });
+  EXPECT_EQ(Decode(missing).status().code(), StatusCode::kCorruption);
+}
+
+TEST(MetadataTest, TypeDefaultsApplyWhenFieldsAreOmitted) {
+  // Writers omit default-valued scalars: Date defaults to MILLISECOND, Time to (ms, 32).
+  auto decoded = Decode(SchemaMessageWith([](fb::FlatBufferBuilder& fbb) {
+    fbs::DateBuilder date(fbb);
+    return fbs::CreateField(fbb, fbb.CreateString("d"), true, fbs::Type_Date,
+                            date.Finish().Union());
+  }));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->schema->field(0).type, DataType::Date64());
+  decoded = Decode(SchemaMessageWith([](fb::FlatBufferBuilder& fbb) {
+    fbs::TimeBuilder time(fbb);
+    return fbs::CreateField(fbb, fbb.CreateString("t"), true, fbs::Type_Time,
+                            time.Finish().Union());
+  }));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->schema->field(0).type, DataType::Time32(TimeUnit::kMilli));
+}
+
+TEST(MetadataTest, TooManyFieldsIsResourceExhausted) {
+  std::vector<Field> fields(50, Field("f", DataType::Int8()));
+  IpcLimits limits;
+  limits.max_fields = 10;
+  EXPECT_EQ(Decode(EncodeSchemaMessage(Schema(fields)), limits).status().code(),
+            StatusCode::kResourceExhausted);
+}
+
+TEST(MetadataTest, UnknownCompressionCodecIsNotSupported) {
+  fb::FlatBufferBuilder fbb;
+  const auto compression = fbs::CreateBodyCompression(fbb, static_cast<fbs::CompressionType>(7));
+  const auto batch = fbs::CreateRecordBatch(fbb, 0, 0, 0, compression);
+  fbb.Finish(fbs::CreateMessage(fbb, fbs::MetadataVersion_V5, fbs::MessageHeader_RecordBatch,
+                                batch.Union()));
+  auto decoded = Decode({fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()});
+  EXPECT_EQ(decoded.status().code(), StatusCode::kNotSupported) << decoded.status().ToString();
+}
+
+TEST(MetadataTest, TruncatedOrGarbageFlatbufferIsCorruption) {
+  std::vector<uint8_t> message = EncodeSchemaMessage(*testing::AllTypesSchema());
+  for (size_t keep : {size_t{0}, size_t{4}, size_t{12}, message.size() / 2}) {
+    std::vector<uint8_t> truncated(message.begin(), message.begin() + long(keep));
+    EXPECT_EQ(Decode(truncated).status().code(), StatusCode::kCorruption) << keep;
+  }
+  std::vector<uint8_t> garbage(message.size(), 0x5A);
+  EXPECT_EQ(Decode(garbage).status().code(), StatusCode::kCorruption);
+}
+
+TEST(MetadataTest, DictionaryBatchMessageIsNotSupportedByTheStreamReader) {
+  fb::FlatBufferBuilder fbb;
+  const auto data = fbs::CreateRecordBatch(fbb, 0);
+  const auto dictionary = fbs::CreateDictionaryBatch(fbb, 0, data);
+  fbb.Finish(fbs::CreateMessage(fbb, fbs::MetadataVersion_V5, fbs::MessageHeader_DictionaryBatch,
+                                dictionary.Union()));
+  std::vector<uint8_t> stream;
+  testing::AppendFramed(EncodeSchemaMessage(*testing::SimpleSchema()), {}, stream);
+  testing::AppendFramed({fbb.GetBufferPointer(), fbb.GetSize()}, {}, stream);
+  auto read = ReadStream(testing::ToBuffer(stream));
+  EXPECT_EQ(read.status().code(), StatusCode::kNotSupported) << read.status().ToString();
+}
+
+}  // namespace
+}  // namespace higgins::arrow::ipc

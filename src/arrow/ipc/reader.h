@@ -1,0 +1,32 @@
+#pragma once
+
+#include <vector>
+
+#include "arrow/ipc/options.h"
+#include "arrow/record_batch.h"
+#include "common/buffer.h"
+
+namespace higgins::arrow::ipc {
+
+/// A decoded IPC stream or file: the schema and every record batch, in order.
+struct ReadResult {
+  SchemaPtr schema;
+  std::vector<RecordBatch> batches;
+};
+
+/// Decodes a complete Arrow IPC stream (Columnar.rst "IPC Streaming Format") held in `bytes`.
+/// Accepts the continuation-marker framing and the legacy (pre-0.15) framing, a missing
+/// end-of-stream marker, and LZ4-frame/ZSTD compressed bodies. Batches are zero-copy views into
+/// `bytes` where the body is uncompressed. Errors: Corruption for malformed bytes; NotSupported
+/// naming the field and type for types Higgins does not implement (lists, structs, unions, maps,
+/// intervals, dictionaries, decimal256, views, ...); ResourceExhausted for limit violations.
+Result<ReadResult> ReadStream(const Buffer& bytes, const ReadOptions& options = {});
+
+/// Decodes an Arrow IPC file ("ARROW1" magic, footer with record batch blocks). The schema comes
+/// from the footer (files without a leading schema message, as apache-arrow JS writes, are fine).
+Result<ReadResult> ReadFile(const Buffer& bytes, const ReadOptions& options = {});
+
+/// ReadFile when `bytes` starts with "ARROW1", else ReadStream.
+Result<ReadResult> ReadStreamOrFile(const Buffer& bytes, const ReadOptions& options = {});
+
+}  // namespace higgins::arrow::ipc

@@ -1,0 +1,175 @@
+#include "arrow/ipc/reader.h"
+
+#include <gtest/gtest.h>
+
+#include "arrow/ipc/framing.h"
+#include "arrow/ipc/message_writer.h"
+#include "arrow/ipc/test_util.h"
+#include "arrow/ipc/writer.h"
+#include "common/bit_util.h"
+
+namespace higgins::arrow::ipc {
+namespace {
+
+using testing::SimpleBatch;
+using testing::SimpleSchema;
+using testing::ToBuffer;
+using testing::ToVector;
+
+std::vector<uint8_t> SimpleFile(int batches = 2) {
+  std::vector<RecordBatch> list;
+  for (int i = 0; i < batches; ++i) list.push_back(SimpleBatch(4 + i, i));
+  auto bytes = WriteFile(SimpleSchema(), list);
+  EXPECT_TRUE(bytes.ok());
+  return ToVector(*bytes);
+}
+
+StatusCode ReadCode(const std::vector<uint8_t>& bytes) {
+  return ReadFile(ToBuffer(bytes)).status().code();
+}
+
+// Builds a file by hand: magic, optionally a schema message, the batches, EOS, then a footer
+// listing `blocks` (or the real blocks when empty) and the trailer.
+struct HandMadeFile {
+  std::vector<uint8_t> bytes;
+  std::vector<FileBlock> blocks;
+};
+
+HandMadeFile MakeFile(bool with_schema_message, const std::vector<RecordBatch>& batches,
+                      const Schema& footer_schema, const Schema* message_schema = nullptr) {
+  BufferBuilder out;
+  out.Append(kFileMagic.data(), kFileMagic.size());
+  out.AppendZeros(2);
+  if (with_schema_message)
+    AppendSchemaMessage(message_schema ? *message_schema : footer_schema, out);
+  RecordBatchSerializer serializer({});
+  HandMadeFile file;
+  for (const RecordBatch& batch : batches) {
+    const auto offset = static_cast<int64_t>(out.size());
+    auto extent = serializer.Append(batch, out);
+    EXPECT_TRUE(extent.ok());
+    file.blocks.push_back({offset, extent->metadata_length, extent->body_length});
+  }
+  out.Append(kEndOfStream, sizeof(kEndOfStream));
+  file.bytes = ToVector(out.Finish());
+  return file;
+}
+
+std::vector<uint8_t> Finish(HandMadeFile file, const Schema& footer_schema) {
+  const std::vector<uint8_t> footer = EncodeFooter(footer_schema, file.blocks);
+  file.bytes.insert(file.bytes.end(), footer.begin(), footer.end());
+  uint8_t length[4];
+  bit_util::StoreLE<int32_t>(length, static_cast<int32_t>(footer.size()));
+  file.bytes.insert(file.bytes.end(), length, length + 4);
+  file.bytes.insert(file.bytes.end(), kFileMagic.begin(), kFileMagic.end());
+  return file.bytes;
+}
+
+TEST(FileReaderTest, FileWithoutLeadingSchemaMessageReadsFromTheFooter) {
+  // apache-arrow JS writes files like this: magic, then straight to the first batch.
+  const std::vector<RecordBatch> batches = {SimpleBatch(3), SimpleBatch(6, 1)};
+  const auto bytes = Finish(MakeFile(false, batches, *SimpleSchema()), *SimpleSchema());
+  auto read = ReadFile(ToBuffer(bytes));
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(*read->schema, *SimpleSchema());
+  ASSERT_EQ(read->batches.size(), 2u);
+  EXPECT_TRUE(read->batches[1].Equals(batches[1]));
+}
+
+TEST(FileReaderTest, BatchesAreZeroCopyViewsOfTheFile) {
+  const Buffer file = ToBuffer(SimpleFile());
+  auto read = ReadFile(file);
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(read->batches[0].column(0).data().buffers[1].owner(), file.owner());
+}
+
+TEST(FileReaderTest, SchemaMessageDifferentFromFooterIsCorruption) {
+  const Schema other({Field("id", DataType::Int32(), false), Field("name", DataType::Binary())});
+  auto file = MakeFile(true, {SimpleBatch(2)}, *SimpleSchema(), &other);
+  auto read = ReadFile(ToBuffer(Finish(std::move(file), *SimpleSchema())));
+  EXPECT_EQ(read.status().code(), StatusCode::kCorruption) << read.status().ToString();
+}
+
+TEST(FileReaderTest, BadLeadingMagicIsCorruption) {
+  auto bytes = SimpleFile();
+  bytes[0] = 'X';
+  EXPECT_EQ(ReadCode(bytes), StatusCode::kCorruption);
+  EXPECT_EQ(ReadCode({'A', 'R', 'R', 'O', 'W', '1'}), StatusCode::kCorruption);
+}
+
+TEST(FileReaderTest, BadTrailingMagicIsCorruption) {
+  auto bytes = SimpleFile();
+  bytes.back() = '2';
+  EXPECT_EQ(ReadCode(bytes), StatusCode::kCorruption);
+}
+
+TEST(FileReaderTest, FooterLengthOutOfBoundsIsCorruption) {
+  const auto good = SimpleFile();
+  for (int32_t length : {0, -1, INT32_MIN, static_cast<int32_t>(good.size()),
+                         static_cast<int32_t>(good.size() - 17), INT32_MAX}) {
+    auto bytes = good;
+    bit_util::StoreLE<int32_t>(bytes.data() + bytes.size() - 10, length);
+    EXPECT_EQ(ReadCode(bytes), StatusCode::kCorruption) << length;
+  }
+}
+
+TEST(FileReaderTest, FooterThatIsNotAFlatbufferIsCorruption) {
+  auto bytes = SimpleFile();
+  const auto length = bit_util::LoadLE<int32_t>(bytes.data() + bytes.size() - 10);
+  for (int32_t i = 0; i < length; ++i) bytes[bytes.size() - 10 - size_t(length) + size_t(i)] = 0xEE;
+  EXPECT_EQ(ReadCode(bytes), StatusCode::kCorruption);
+}
+
+TEST(FileReaderTest, BlockOutsideTheDataSectionIsCorruption) {
+  const std::vector<RecordBatch> batches = {SimpleBatch(3)};
+  for (auto mutate : std::vector<void (*)(FileBlock&)>{
+           [](FileBlock& b) { b.offset = 1 << 20; },
+           [](FileBlock& b) { b.offset = -8; },
+           [](FileBlock& b) { b.offset += 4; },
+           [](FileBlock& b) { b.body_length += 1 << 20; },
+           [](FileBlock& b) { b.metadata_length = -1; },
+           [](FileBlock& b) { b.metadata_length = 4; },
+       }) {
+    auto file = MakeFile(true, batches, *SimpleSchema());
+    mutate(file.blocks[0]);
+    auto read = ReadFile(ToBuffer(Finish(std::move(file), *SimpleSchema())));
+    EXPECT_EQ(read.status().code(), StatusCode::kCorruption) << read.status().ToString();
+  }
+}
+
+TEST(FileReaderTest, BlockBodyLengthDisagreeingWithMessageIsCorruption) {
+  auto file = MakeFile(true, {SimpleBatch(3)}, *SimpleSchema());
+  file.blocks[0].body_length -= 8;
+  auto read = ReadFile(ToBuffer(Finish(std::move(file), *SimpleSchema())));
+  EXPECT_EQ(read.status().code(), StatusCode::kCorruption) << read.status().ToString();
+}
+
+TEST(FileReaderTest, BlockPointingAtTheSchemaMessageIsCorruption) {
+  auto file = MakeFile(true, {SimpleBatch(3)}, *SimpleSchema());
+  file.blocks[0].offset = kFileHeaderSize;
+  file.blocks[0].metadata_length =
+      static_cast<int32_t>(8 + bit_util::LoadLE<int32_t>(file.bytes.data() + kFileHeaderSize + 4));
+  file.blocks[0].body_length = 0;
+  auto read = ReadFile(ToBuffer(Finish(std::move(file), *SimpleSchema())));
+  EXPECT_EQ(read.status().code(), StatusCode::kCorruption) << read.status().ToString();
+}
+
+TEST(FileReaderTest, ReadStreamOrFileDetectsTheFormat) {
+  auto file = ReadStreamOrFile(ToBuffer(SimpleFile(3)));
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  EXPECT_EQ(file->batches.size(), 3u);
+  auto stream_bytes = WriteStream(SimpleSchema(), {SimpleBatch(2)});
+  ASSERT_TRUE(stream_bytes.ok());
+  auto stream = ReadStreamOrFile(*stream_bytes);
+  ASSERT_TRUE(stream.ok()) << stream.status().ToString();
+  EXPECT_EQ(stream->batches.size(), 1u);
+}
+
+TEST(FileReaderTest, FileFedToTheStreamReaderIsCorruptionSayingSo) {
+  const Status st = ReadStream(ToBuffer(SimpleFile())).status();
+  EXPECT_EQ(st.code(), StatusCode::kCorruption);
+  EXPECT_NE(st.message().find("file"), std::string::npos) << st.ToString();
+}
+
+}  // namespace
+}  // namespace higgins::arrow::ipc

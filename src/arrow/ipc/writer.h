@@ -1,0 +1,90 @@
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "arrow/ipc/options.h"
+#include "common/buffer.h"
+#include "arrow/record_batch.h"
+#include "common/buffer.h"
+
+namespace higgins::arrow::ipc {
+
+class RecordBatchSerializer;
+
+/// Writes an Arrow IPC stream into memory: schema message, one message per batch, end-of-stream
+/// marker. Every message is 8-byte aligned and padded; sliced arrays are rebased; metadata
+/// version V5. Sans-I/O: the caller takes the bytes and does the I/O. Not thread-safe.
+class StreamWriter {
+ public:
+  StreamWriter(SchemaPtr schema, WriteOptions options = {});
+
+  /// Appends one batch. Its fields must match the writer's schema in name, type and
+  /// nullability (InvalidArgument otherwise); metadata is always the writer's. A batch whose
+  /// buffers are too small for its slots is InvalidArgument and nothing is written.
+  Status WriteBatch(const RecordBatch& batch);
+  /// Appends the end-of-stream marker and returns all bytes written (those not already handed
+  /// out by TakeBytes); the writer is then done and further calls return InvalidArgument.
+  Result<Buffer> Finish();
+
+  /// Hands out the bytes produced since construction or the previous TakeBytes, without
+  /// copying, so a caller can stream a large output while writing. Concatenating every
+  /// TakeBytes result and the Finish result gives the whole stream.
+  Buffer TakeBytes();
+
+  /// Bytes produced so far (schema message included), whether taken or not.
+  size_t size() const { return taken_ + out_.size(); }
+
+  StreamWriter(StreamWriter&&) noexcept;
+  StreamWriter& operator=(StreamWriter&&) noexcept;
+  ~StreamWriter();
+
+ private:
+  SchemaPtr schema_;
+  WriteOptions options_;
+  BufferBuilder out_;
+  size_t taken_ = 0;
+  std::unique_ptr<RecordBatchSerializer> serializer_;
+  bool finished_ = false;
+};
+
+/// Writes an Arrow IPC file: "ARROW1\0\0", the stream (schema, batches, EOS), a Footer with one
+/// Block per batch, footer length, "ARROW1". Not thread-safe.
+class FileWriter {
+ public:
+  FileWriter(SchemaPtr schema, WriteOptions options = {});
+  /// As StreamWriter::WriteBatch; also records the batch's footer Block.
+  Status WriteBatch(const RecordBatch& batch);
+  /// Appends the end-of-stream marker, the footer and the trailing magic; returns the bytes not
+  /// yet taken. The writer is then done.
+  Result<Buffer> Finish();
+  /// As StreamWriter::TakeBytes (the footer's offsets stay absolute file positions).
+  Buffer TakeBytes();
+  size_t size() const { return taken_ + out_.size(); }
+
+  FileWriter(FileWriter&&) noexcept;
+  FileWriter& operator=(FileWriter&&) noexcept;
+  ~FileWriter();
+
+ private:
+  struct Block {
+    int64_t offset;
+    int32_t metadata_length;
+    int64_t body_length;
+  };
+  SchemaPtr schema_;
+  WriteOptions options_;
+  BufferBuilder out_;
+  size_t taken_ = 0;
+  std::unique_ptr<RecordBatchSerializer> serializer_;
+  std::vector<Block> blocks_;
+  bool finished_ = false;
+};
+
+/// One-call forms.
+Result<Buffer> WriteStream(const SchemaPtr& schema, const std::vector<RecordBatch>& batches,
+                           const WriteOptions& options = {});
+Result<Buffer> WriteFile(const SchemaPtr& schema, const std::vector<RecordBatch>& batches,
+                         const WriteOptions& options = {});
+
+}  // namespace higgins::arrow::ipc
