@@ -1,0 +1,217 @@
+#include "arrow/json/json_reader.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "arrow/json/json_row_builder.h"
+#include "arrow/json/json_text.h"
+
+namespace higgins::arrow::json {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+/// Buffers above this size are released after a call instead of kept for the thread's next one.
+constexpr size_t kRetainedBytes = size_t{16} << 20;
+
+/// A parser and a padded input buffer per thread, reused across calls so that small requests do
+/// not pay for allocation. ReadJson never re-enters itself, so one per thread suffices.
+struct ThreadState {
+  od::parser parser;
+  std::unique_ptr<char[]> buffer;
+  size_t capacity = 0;
+
+  /// Copies `bytes` into the buffer followed by SIMDJSON_PADDING zero bytes.
+  char* Load(std::string_view bytes) {
+    const size_t needed = bytes.size() + simdjson::SIMDJSON_PADDING;
+    if (needed > capacity) {
+      buffer = std::make_unique<char[]>(needed);
+      capacity = needed;
+    }
+    if (!bytes.empty()) std::memcpy(buffer.get(), bytes.data(), bytes.size());
+    std::memset(buffer.get() + bytes.size(), 0, simdjson::SIMDJSON_PADDING);
+    return buffer.get();
+  }
+
+  void Trim() {
+    if (capacity <= kRetainedBytes) return;
+    buffer.reset();
+    capacity = 0;
+    parser = od::parser();
+  }
+};
+
+ThreadState& State() {
+  thread_local ThreadState state;
+  return state;
+}
+
+/// Where the JSON text starts: after a UTF-8 byte order mark, if any.
+size_t ContentStart(std::string_view bytes) {
+  return bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+}
+
+JsonFormat DetectFormat(std::string_view bytes, size_t start) {
+  while (start < bytes.size() && IsJsonSpace(bytes[start])) ++start;
+  return start < bytes.size() && bytes[start] == '[' ? JsonFormat::kArray : JsonFormat::kNdjson;
+}
+
+/// Up to one line of raw input at `location`, for "expected an object" errors.
+std::string ExcerptAt(const char* location, const char* end) {
+  const char* line_end = std::find(location, end, '\n');
+  return Excerpt(std::string_view(location, static_cast<size_t>(line_end - location)));
+}
+
+class Reader {
+ public:
+  Reader(const SchemaPtr& schema, const JsonReadOptions& options, const char* data, size_t size)
+      : options_(options),
+        data_(data),
+        end_(data + size),
+        rows_(schema, options.unknown_fields, data, size) {}
+
+  Status Run(od::parser* parser, size_t start, JsonFormat format) {
+    return format == JsonFormat::kNdjson ? RunStream(parser, start)
+                                         : RunSingle(parser, start, format);
+  }
+
+  Result<RecordBatch> Finish() { return rows_.Finish(); }
+
+ private:
+  /// An error simdjson found scanning the whole input (stage 1), before any row: it has no
+  /// position. Capacity problems are ResourceExhausted.
+  static Status InputFailure(simdjson::error_code error, size_t size) {
+    if (error == simdjson::CAPACITY || error == simdjson::MEMALLOC) {
+      return Status::ResourceExhausted("JSON input of " + std::to_string(size) +
+                                       " bytes: " + simdjson::error_message(error));
+    }
+    return Status::InvalidArgument(std::string("malformed JSON: ") +
+                                   simdjson::error_message(error));
+  }
+
+  /// One document: an array of objects or a single object. (iterate() is faster than
+  /// iterate_many() for one large document.)
+  Status RunSingle(od::parser* parser, size_t start, JsonFormat format) {
+    const char* begin = data_ + start;
+    const size_t size = static_cast<size_t>(end_ - begin);
+    const bool array = format == JsonFormat::kArray;
+    od::document document;
+    const simdjson::padded_string_view view(begin, size, size + simdjson::SIMDJSON_PADDING);
+    if (auto error = parser->iterate(view).get(document)) {
+      if (error == simdjson::EMPTY) {
+        return Status::InvalidArgument(array ? "expected a JSON array, got no JSON value"
+                                             : "expected one JSON object, got no JSON value");
+      }
+      return InputFailure(error, size);
+    }
+    if (array) {
+      HIGGINS_RETURN_IF_ERROR(ReadArray(document, begin));
+    } else {
+      HIGGINS_RETURN_IF_ERROR(ReadDocumentRow(document, begin));
+    }
+    const char* trailing = nullptr;
+    if (document.current_location().get(trailing) == simdjson::SUCCESS) {
+      return rows_.Malformed(array ? "content after the array" : "more than one JSON value",
+                             trailing);
+    }
+    return Status::OK();
+  }
+
+  /// NDJSON (or any whitespace-separated objects): one row per document.
+  Status RunStream(od::parser* parser, size_t start) {
+    const size_t size = static_cast<size_t>(end_ - data_) - start;
+    // No documents; simdjson 3.0.1 reports nonsense truncated_bytes() for empty input.
+    if (std::all_of(data_ + start, end_, IsJsonSpace)) return Status::OK();
+    const size_t batch_size = std::max<size_t>(size, simdjson::dom::MINIMAL_BATCH_SIZE);
+    od::document_stream stream;
+    if (auto error = parser->iterate_many(data_ + start, size, batch_size).get(stream)) {
+      return InputFailure(error, size);
+    }
+    for (auto it = stream.begin(); it != stream.end(); ++it) {
+      const char* location = data_ + start + it.current_index();
+      od::document_reference document;
+      // With one batch for the whole input, stage 1 errors surface at the first document.
+      if (auto error = (*it).get(document)) return InputFailure(error, size);
+      HIGGINS_RETURN_IF_ERROR(ReadDocumentRow(document, location));
+    }
+    // iterate_many silently drops an incomplete last document (and some unbalanced input).
+    if (stream.truncated_bytes() != 0) {
+      return rows_.Malformed("incomplete or unbalanced JSON", end_ - stream.truncated_bytes());
+    }
+    return Status::OK();
+  }
+
+  Status CheckRowLimit() const {
+    if (rows_.num_rows() < options_.max_rows) return Status::OK();
+    return Status::ResourceExhausted("more than " + std::to_string(options_.max_rows) +
+                                     " rows (max_rows)");
+  }
+
+  Status NotAnObject(const char* location) const {
+    return Status::InvalidArgument("row " + std::to_string(rows_.num_rows()) +
+                                   ": expected a JSON object (got " + ExcerptAt(location, end_) +
+                                   ")");
+  }
+
+  template <typename Document>
+  Status ReadDocumentRow(Document& document, const char* location) {
+    HIGGINS_RETURN_IF_ERROR(CheckRowLimit());
+    od::json_type kind;
+    if (auto error = document.type().get(kind)) return rows_.Malformed(error, location);
+    if (kind != od::json_type::object) return NotAnObject(location);
+    od::object object;
+    if (auto error = document.get_object().get(object)) return rows_.Malformed(error, location);
+    return rows_.AppendObject(object, location);
+  }
+
+  Status ReadArray(od::document& document, const char* location) {
+    od::json_type kind;
+    if (auto error = document.type().get(kind)) return rows_.Malformed(error, location);
+    if (kind != od::json_type::array) {
+      return Status::InvalidArgument("expected a JSON array of objects (got " +
+                                     ExcerptAt(location, end_) + ")");
+    }
+    od::array array;
+    if (auto error = document.get_array().get(array)) return rows_.Malformed(error, location);
+    for (auto element : array) {
+      od::value value;
+      if (auto error = std::move(element).get(value)) return rows_.Malformed(error, location);
+      HIGGINS_RETURN_IF_ERROR(CheckRowLimit());
+      location = value.raw_json_token().data();
+      od::json_type element_kind;
+      if (auto error = value.type().get(element_kind)) return rows_.Malformed(error, location);
+      if (element_kind != od::json_type::object) return NotAnObject(location);
+      od::object object;
+      if (auto error = value.get_object().get(object)) return rows_.Malformed(error, location);
+      HIGGINS_RETURN_IF_ERROR(rows_.AppendObject(object, location));
+    }
+    return Status::OK();
+  }
+
+  const JsonReadOptions& options_;
+  const char* data_;
+  const char* end_;
+  JsonRowBuilder rows_;
+};
+
+}  // namespace
+
+Result<RecordBatch> ReadJson(std::string_view bytes, const SchemaPtr& schema,
+                             const JsonReadOptions& options) {
+  ThreadState& state = State();
+  const char* data = state.Load(bytes);
+  const size_t start = ContentStart(bytes);
+  const JsonFormat format =
+      options.format == JsonFormat::kAuto ? DetectFormat(bytes, start) : options.format;
+  Reader reader(schema, options, data, bytes.size());
+  Status status = reader.Run(&state.parser, start, format);
+  Result<RecordBatch> result = status.ok() ? reader.Finish() : Result<RecordBatch>(status);
+  state.Trim();
+  return result;
+}
+
+}  // namespace higgins::arrow::json

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <string>
+
+#include "arrow/record_batch.h"
+
+namespace higgins::arrow::json {
+
+/// Appends one JSON object per row of `batch` to `out`, each followed by '\n' (NDJSON). Keys in
+/// schema order. Value rendering (docs/json.md): integers and floats as JSON numbers (NaN and
+/// infinities as the strings "NaN", "Infinity", "-Infinity"), decimals as exact strings ("12.30"),
+/// date32 as "YYYY-MM-DD", date64 and timestamps as ISO 8601 / RFC 3339 strings, time32/64 as
+/// "HH:MM:SS[.fraction]", durations as integers, binary as base64, null as null. Everything
+/// written is accepted back by ReadJson with the same schema.
+void WriteNdjson(const RecordBatch& batch, std::string* out);
+
+/// The rows of `batch` as one JSON array.
+std::string WriteJsonArray(const RecordBatch& batch);
+
+}  // namespace higgins::arrow::json
