@@ -1,0 +1,43 @@
+#include "io.h"
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace higgins::cli {
+
+Status ReadChunk(std::FILE* file, size_t max, std::string* out) {
+  out->resize(max);
+  size_t n = std::fread(out->data(), 1, max, file);
+  out->resize(n);
+  if (n < max && std::ferror(file)) return Status::IOError(std::strerror(errno));
+  return Status::OK();
+}
+
+Result<Buffer> ReadAll(const std::string& path) {
+  std::FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (file == nullptr) {
+    return Status::IOError("cannot open '" + path + "': " + std::strerror(errno));
+  }
+  BufferBuilder out;
+  std::vector<char> chunk(1 << 20);
+  while (true) {
+    size_t n = std::fread(chunk.data(), 1, chunk.size(), file);
+    out.Append(chunk.data(), n);
+    if (n < chunk.size()) break;
+  }
+  const bool failed = std::ferror(file) != 0;
+  const int err = errno;
+  if (file != stdin) std::fclose(file);
+  if (failed) return Status::IOError("cannot read '" + path + "': " + std::strerror(err));
+  return out.Finish();
+}
+
+Status WriteStdout(std::string_view bytes) {
+  if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size()) {
+    return Status::IOError(std::string("cannot write to standard output: ") + std::strerror(errno));
+  }
+  return Status::OK();
+}
+
+}  // namespace higgins::cli
