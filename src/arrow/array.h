@@ -100,7 +100,17 @@ class ArrayBuilder {
   }
   void AppendBool(bool value);
   void AppendDecimal128(__int128 value) { AppendPrimitive(value); }
-  Status AppendBinary(std::string_view bytes);
+  Status AppendBinary(std::string_view bytes) {
+    // Inline fast path for the common case: utf8/binary with room left in 32-bit offsets.
+    if (layout_ == Layout::kVarBinary &&
+        data_.size() + bytes.size() <= static_cast<size_t>(INT32_MAX)) {
+      data_.Append(bytes.data(), bytes.size());
+      values_.AppendValue(static_cast<int32_t>(data_.size()));
+      AppendValidity(true);
+      return Status::OK();
+    }
+    return AppendBinarySlow(bytes);
+  }
   /// Appends slot i of `source`, which must have this builder's type.
   Status AppendFrom(const Array& source, int64_t i);
 
@@ -119,8 +129,10 @@ class ArrayBuilder {
     ++length_;
   }
   void AppendEmptyValue();
+  Status AppendBinarySlow(std::string_view bytes);
 
   DataType type_;
+  Layout layout_;
   int64_t length_ = 0;
   int64_t null_count_ = 0;
   BufferBuilder validity_;

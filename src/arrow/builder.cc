@@ -4,7 +4,7 @@
 
 namespace higgins::arrow {
 
-ArrayBuilder::ArrayBuilder(DataType type) : type_(std::move(type)) {
+ArrayBuilder::ArrayBuilder(DataType type) : type_(std::move(type)), layout_(type_.layout()) {
   if (type_.layout() == Layout::kVarBinary) values_.AppendValue<int32_t>(0);
   if (type_.layout() == Layout::kLargeVarBinary) values_.AppendValue<int64_t>(0);
 }
@@ -54,7 +54,7 @@ void ArrayBuilder::AppendBool(bool value) {
   AppendValidity(true);
 }
 
-Status ArrayBuilder::AppendBinary(std::string_view bytes) {
+Status ArrayBuilder::AppendBinarySlow(std::string_view bytes) {
   switch (type_.layout()) {
     case Layout::kVarBinary:
       if (data_.size() + bytes.size() > static_cast<size_t>(INT32_MAX)) {

@@ -12,6 +12,10 @@ __int128 Pow10(int n) {
   return v;
 }
 
+// Above any input's digit count, so saturating never changes the outcome; small enough that the
+// shift arithmetic below stays far from overflow.
+constexpr int64_t kMaxExponent = int64_t{1} << 40;
+
 std::string Quote(std::string_view text) {
   constexpr size_t kMax = 48;
   std::string s(text.substr(0, kMax));
@@ -41,14 +45,13 @@ Result<__int128> ParseDecimal(std::string_view text, int precision, int scale) {
       exp_negative = exp_text.front() == '-';
       exp_text.remove_prefix(1);
     }
-    if (exp_text.empty() || exp_text.size() > 4) {
-      return Status::InvalidArgument("invalid decimal " + Quote(text));
-    }
+    if (exp_text.empty()) return Status::InvalidArgument("invalid decimal " + Quote(text));
     for (char c : exp_text) {
       if (!std::isdigit(static_cast<unsigned char>(c))) {
         return Status::InvalidArgument("invalid decimal " + Quote(text));
       }
-      exponent = exponent * 10 + (c - '0');
+      // Saturate: any exponent this large already decides the outcome (zero, or out of range).
+      exponent = std::min<int64_t>(exponent * 10 + (c - '0'), kMaxExponent);
     }
     if (exp_negative) exponent = -exponent;
   }
@@ -67,11 +70,13 @@ Result<__int128> ParseDecimal(std::string_view text, int precision, int scale) {
     }
   }
   if (digits.empty()) return Status::InvalidArgument("invalid decimal " + Quote(text));
+  if (digits.find_first_not_of('0') == std::string::npos) return __int128{0};  // any exponent
   // value = digits * 10^(exponent - frac_digits); unscaled = value * 10^scale.
   int64_t shift = exponent - frac_digits + scale;
   if (shift < 0) {
     // Dropping digits is allowed only if they are zeros (exact conversion, no rounding).
-    const size_t drop = static_cast<size_t>(std::min<int64_t>(-shift, 1 << 20));
+    const size_t drop =
+        static_cast<size_t>(std::min<int64_t>(-shift, static_cast<int64_t>(digits.size())));
     const size_t keep = digits.size() > drop ? digits.size() - drop : 0;
     if (!std::all_of(digits.begin() + static_cast<std::ptrdiff_t>(keep), digits.end(),
                      [](char c) { return c == '0'; })) {

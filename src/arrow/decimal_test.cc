@@ -16,6 +16,12 @@ TEST(DecimalTest, ParsesExactly) {
   EXPECT_EQ(Int128ToString(*ParseDecimal("1.500", 4, 1)), "15");
   EXPECT_EQ(Int128ToString(*ParseDecimal("0", 1, 0)), "0");
   EXPECT_EQ(Int128ToString(*ParseDecimal("+.25", 3, 2)), "25");
+  EXPECT_EQ(Int128ToString(*ParseDecimal("0e999999999", 5, 2)), "0");
+  EXPECT_EQ(Int128ToString(*ParseDecimal("1" + std::string(1'200'000, '0') + "e-1200000", 5, 2)),
+            "100");
+  EXPECT_EQ(Int128ToString(*ParseDecimal("0." + std::string(1'100'000, '0') + "1e1100002", 5, 2)),
+            "1000");
+  EXPECT_EQ(Int128ToString(*ParseDecimal("-0.000e99999999999999999999", 5, 2)), "0");
 }
 
 TEST(DecimalTest, LargestAndSmallestOfPrecision38) {
@@ -32,6 +38,9 @@ TEST(DecimalTest, RejectsRoundingAndOverflow) {
   EXPECT_EQ(r.status().message(), "decimal '1.234' has more than 2 fractional digits");
   EXPECT_EQ(ParseDecimal("1000", 3, 0).status().code(), StatusCode::kOutOfRange);
   EXPECT_EQ(ParseDecimal("10.0", 3, 2).status().code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(ParseDecimal("1e99999999999999999999", 5, 2).status().code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(ParseDecimal("1e-99999999999999999999", 5, 2).status().message(),
+            "decimal '1e-99999999999999999999' has more than 2 fractional digits");
   for (const char* bad : {"", "-", "1.2.3", "abc", "1e", "1e+", "0x10", "1 ", "."}) {
     EXPECT_EQ(ParseDecimal(bad, 10, 2).status().code(), StatusCode::kInvalidArgument) << bad;
   }

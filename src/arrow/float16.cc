@@ -54,4 +54,28 @@ uint16_t FloatToHalf(float value) {
   return static_cast<uint16_t>(sign | h);
 }
 
+uint16_t DoubleToHalf(double value) {
+  const uint64_t d = std::bit_cast<uint64_t>(value);
+  const auto sign = static_cast<uint16_t>((d >> 48) & 0x8000);
+  const uint64_t abs = d & 0x7FFFFFFFFFFFFFFFull;
+  const int64_t biased = static_cast<int64_t>(abs >> 52);
+  if (biased == 0x7FF) {  // inf or NaN (keep the top mantissa bits, force quiet NaN)
+    const bool nan = (abs & 0xFFFFFFFFFFFFFull) != 0;
+    return static_cast<uint16_t>(sign | 0x7C00 | (nan ? (0x200 | ((abs >> 42) & 0x3FF)) : 0));
+  }
+  if (biased == 0) return sign;  // zero or a double subnormal: far below half's range
+  const int64_t e = biased - 1023;
+  if (e > 15) return static_cast<uint16_t>(sign | 0x7C00);
+  const uint64_t m = (abs & 0xFFFFFFFFFFFFFull) | (uint64_t{1} << 52);
+  // Number of mantissa bits dropped: 42 for normal halves, more for subnormal ones (unit 2^-24).
+  const int64_t shift = e >= -14 ? 42 : 28 - e;
+  if (shift > 63) return sign;
+  uint64_t h = m >> shift;
+  if (e >= -14) h = (static_cast<uint64_t>(e + 15) << 10) | (h & 0x3FF);
+  const uint64_t rem = m & ((uint64_t{1} << shift) - 1);
+  const uint64_t halfway = uint64_t{1} << (shift - 1);
+  if (rem > halfway || (rem == halfway && (h & 1))) ++h;  // a carry may reach the exponent/inf
+  return static_cast<uint16_t>(sign | h);
+}
+
 }  // namespace higgins::arrow

@@ -1,5 +1,6 @@
 #include "arrow/type.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -67,7 +68,7 @@ Layout DataType::layout() const {
   }
 }
 
-int DataType::bit_width() const {
+int64_t DataType::bit_width() const {
   switch (id_) {
     case TypeId::kBool: return 1;
     case TypeId::kInt8:
@@ -88,7 +89,7 @@ int DataType::bit_width() const {
     case TypeId::kTime64:
     case TypeId::kDuration: return 64;
     case TypeId::kDecimal128: return 128;
-    case TypeId::kFixedSizeBinary: return byte_width_ * 8;
+    case TypeId::kFixedSizeBinary: return int64_t{byte_width_} * 8;
     default: return 0;
   }
 }
@@ -114,7 +115,11 @@ Status DataType::Validate() const {
       }
       return Status::OK();
     case TypeId::kFixedSizeBinary:
-      if (byte_width_ < 0) return Status::InvalidArgument("fixed_size_binary width is negative");
+      if (byte_width_ < 0 || byte_width_ > kMaxFixedSizeBinaryWidth) {
+        return Status::InvalidArgument("fixed_size_binary width must be 0.." +
+                                       std::to_string(kMaxFixedSizeBinaryWidth) + ", got " +
+                                       std::to_string(byte_width_));
+      }
       return Status::OK();
     case TypeId::kTime32:
       if (unit_ != TimeUnit::kSecond && unit_ != TimeUnit::kMilli) {
@@ -223,6 +228,35 @@ std::optional<int32_t> ParseInt(std::string_view s) {
   return v;
 }
 
+// A time zone as Arrow's Schema.fbs allows it: an IANA name ("UTC", "Europe/Paris") or a fixed
+// offset "+HH:MM" / "-HH:MM". Names are checked for shape only (no time zone database lookup).
+Status ValidateTimeZone(std::string_view tz) {
+  auto digits = [](std::string_view s) {
+    return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (tz.front() == '+' || tz.front() == '-') {
+    if (tz.size() == 6 && tz[3] == ':' && digits(tz.substr(1, 2)) && digits(tz.substr(4, 2)) &&
+        std::stoi(std::string(tz.substr(1, 2))) <= 23 &&
+        std::stoi(std::string(tz.substr(4, 2))) <= 59) {
+      return Status::OK();
+    }
+    return Status::InvalidArgument("time zone offset '" + std::string(tz) +
+                                   "' must be +HH:MM or -HH:MM");
+  }
+  const bool shape_ok =
+      tz.size() <= 64 && std::isalpha(static_cast<unsigned char>(tz.front())) &&
+      std::all_of(tz.begin(), tz.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '+' ||
+               c == '/';
+      });
+  if (!shape_ok) {
+    return Status::InvalidArgument("time zone '" + std::string(tz) +
+                                   "' is not a time zone name (like UTC or Europe/Paris) or an "
+                                   "offset (like +02:00)");
+  }
+  return Status::OK();
+}
+
 std::vector<std::string_view> SplitArgs(std::string_view args) {
   std::vector<std::string_view> out;
   size_t start = 0;
@@ -288,6 +322,9 @@ Result<DataType> ParseTypeTag(std::string_view raw) {
     auto unit = ParseUnit(args[0]);
     if (!unit) return BadTag(raw, "unit must be s, ms, us or ns");
     if (args.size() == 2 && args[1].empty()) return BadTag(raw, "empty time zone");
+    if (args.size() == 2) {
+      if (Status st = ValidateTimeZone(args[1]); !st.ok()) return BadTag(raw, st.message());
+    }
     type = DataType::Timestamp(*unit, args.size() == 2 ? std::string(args[1]) : std::string());
   } else if (name == "time32" || name == "time64" || name == "duration") {
     if (args.size() != 1) return BadTag(raw, std::string(name) + " takes (unit)");

@@ -76,7 +76,7 @@ class DataType {
   static DataType LargeBinary() { return DataType(TypeId::kLargeBinary); }
   static DataType Date32() { return DataType(TypeId::kDate32); }
   static DataType Date64() { return DataType(TypeId::kDate64); }
-  /// byte_width must be >= 0 (checked by Validate()).
+  /// 0 <= byte_width <= kMaxFixedSizeBinaryWidth (checked by Validate()).
   static DataType FixedSizeBinary(int32_t byte_width);
   /// precision 1..38, 0 <= scale <= precision is the supported range (checked by Validate()).
   static DataType Decimal128(int32_t precision, int32_t scale);
@@ -100,7 +100,7 @@ class DataType {
 
   Layout layout() const;
   /// Bits per value for fixed-width layouts (1 for bool); 0 for other layouts.
-  int bit_width() const;
+  int64_t bit_width() const;
   /// Number of IPC buffers: 0 for null, 2 for fixed width, 3 for variable width.
   int num_buffers() const;
 
@@ -141,6 +141,9 @@ class DataType {
 inline constexpr int32_t kDefaultDecimalPrecision = 38;
 inline constexpr int32_t kDefaultDecimalScale = 10;
 inline constexpr int32_t kMaxDecimal128Precision = 38;
+/// Explicit limit on fixed_size_binary widths (1 MiB per value): every slot, null or not, costs
+/// the full width, so wider values belong in binary/large_binary.
+inline constexpr int32_t kMaxFixedSizeBinaryWidth = 1 << 20;
 
 /// Parses a configuration type tag (docs/configuration.md, "Type tags"): `string large_string bytes
 /// large_bytes bool int8..int64 uint8..uint64 float16 float32 float64 date32 date64 decimal

@@ -26,6 +26,10 @@ TEST(TypeTagTest, EveryDesignTagParses) {
       {"timestamp(us)", DataType::Timestamp(TimeUnit::kMicro)},
       {"timestamp(ns, UTC)", DataType::Timestamp(TimeUnit::kNano, "UTC")},
       {"timestamp(s,Europe/Paris)", DataType::Timestamp(TimeUnit::kSecond, "Europe/Paris")},
+      {"timestamp(ms,+05:30)", DataType::Timestamp(TimeUnit::kMilli, "+05:30")},
+      {"timestamp(us,America/Argentina/Buenos_Aires)",
+       DataType::Timestamp(TimeUnit::kMicro, "America/Argentina/Buenos_Aires")},
+      {"fixed_size_binary(1048576)", DataType::FixedSizeBinary(1 << 20)},
       {"time32(ms)", DataType::Time32(TimeUnit::kMilli)},
       {"time64(ns)", DataType::Time64(TimeUnit::kNano)},
       {"duration(us)", DataType::Duration(TimeUnit::kMicro)},
@@ -57,7 +61,9 @@ TEST(TypeTagTest, BadParametersAreRejected) {
   for (const char* tag : {"decimal(39,2)", "decimal(0,0)", "decimal(5,6)", "decimal(5)",
                           "time32(us)", "time64(s)", "timestamp(minutes)", "timestamp()",
                           "fixed_size_binary(0)", "fixed_size_binary(x)", "int32(4)", "decimal(5,2",
-                          "timestamp(ms, )"}) {
+                          "timestamp(ms, )", "timestamp(ms,))", "timestamp(ms,+25:00)",
+                          "timestamp(ms,a b)", "timestamp(ms,+2:00)", "timestamp(ms,1UTC)",
+                          "fixed_size_binary(1048577)", "fixed_size_binary(2147483647)"}) {
     EXPECT_FALSE(ParseTypeTag(tag).ok()) << tag;
   }
 }
