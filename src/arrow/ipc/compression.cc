@@ -116,11 +116,17 @@ Status AppendCompressedBuffer(Compression codec, std::span<const uint8_t> input,
   if (codec != Compression::kLz4Frame && codec != Compression::kZstd) {
     return Status::Internal("AppendCompressedBuffer called without a codec");
   }
-  HIGGINS_RETURN_IF_ERROR(CompressFrame(codec, input, options.zstd_level, scratch));
-  const double savings =
-      1.0 - static_cast<double>(scratch.size()) / static_cast<double>(input.size());
+  // Readers refuse to decompress more than max_decompressed_buffer_bytes into one buffer, but
+  // take raw bytes as they are.
+  bool raw = static_cast<int64_t>(input.size()) > options.limits.max_decompressed_buffer_bytes;
+  if (!raw) {
+    HIGGINS_RETURN_IF_ERROR(CompressFrame(codec, input, options.zstd_level, scratch));
+    const double savings =
+        1.0 - static_cast<double>(scratch.size()) / static_cast<double>(input.size());
+    raw = savings < options.min_space_savings || scratch.size() >= input.size();
+  }
   uint8_t prefix[kCompressionPrefixSize];
-  if (savings < options.min_space_savings || scratch.size() >= input.size()) {
+  if (raw) {
     bit_util::StoreLE<int64_t>(prefix, kUncompressedPrefixValue);
     out.Append(prefix, sizeof(prefix));
     out.Append(input);

@@ -6,7 +6,6 @@
 
 #include "arrow/ipc/options.h"
 #include "common/buffer.h"
-#include "common/buffer.h"
 #include "common/result.h"
 
 /// Per-buffer body compression of Arrow IPC (Message.fbs BodyCompression, method BUFFER).
@@ -19,7 +18,9 @@ namespace higgins::arrow::ipc {
 
 /// Appends the region for `input` to `out`: nothing when `input` is empty; otherwise the prefix
 /// and a frame of `codec` (kLz4Frame or kZstd), or prefix -1 and the raw bytes when the frame
-/// would save less than `options.min_space_savings` of the input size. `scratch` is reused
+/// would save less than `options.min_space_savings` of the input size or the input is larger
+/// than options.limits.max_decompressed_buffer_bytes (readers would refuse to decompress it,
+/// and take raw bytes as they are). `scratch` is reused
 /// between calls to avoid reallocating. Errors: Internal if the codec library fails.
 Status AppendCompressedBuffer(Compression codec, std::span<const uint8_t> input,
                               const WriteOptions& options, std::vector<uint8_t>& scratch,

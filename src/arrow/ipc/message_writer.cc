@@ -4,6 +4,7 @@
 
 #include "arrow/ipc/compression.h"
 #include "arrow/ipc/framing.h"
+#include "arrow/utf8.h"
 #include "common/bit_util.h"
 
 namespace higgins::arrow::ipc {
@@ -163,6 +164,55 @@ void AppendPadding(int64_t size, BufferBuilder& out) {
   out.AppendZeros(static_cast<size_t>(PadToAlignment(size) - size));
 }
 
+Status CheckUtf8(const KeyValueMetadata& metadata, const std::string& where) {
+  for (size_t i = 0; i < metadata.size(); ++i) {
+    const auto& [key, value] = metadata[i];
+    if (!IsValidUtf8(key)) {
+      return Status::InvalidArgument(where + "custom metadata key " + std::to_string(i) +
+                                     " is not valid UTF-8");
+    }
+    if (!IsValidUtf8(value)) {
+      return Status::InvalidArgument(where + "custom metadata value of key '" + key +
+                                     "' is not valid UTF-8");
+    }
+  }
+  return Status::OK();
+}
+
+// Readers refuse metadata strings that are not UTF-8 (field names, custom metadata, time zones).
+Status CheckUtf8(const Schema& schema) {
+  for (size_t i = 0; i < schema.num_fields(); ++i) {
+    const Field& field = schema.field(i);
+    if (!IsValidUtf8(field.name)) {
+      return Status::InvalidArgument("the name of field " + std::to_string(i) +
+                                     " is not valid UTF-8");
+    }
+    const std::string where = "field '" + field.name + "': ";
+    if (field.type.id() == TypeId::kTimestamp && !IsValidUtf8(field.type.timezone())) {
+      return Status::InvalidArgument(where + "time zone is not valid UTF-8");
+    }
+    HIGGINS_RETURN_IF_ERROR(CheckUtf8(field.metadata, where));
+  }
+  return CheckUtf8(schema.metadata(), "schema: ");
+}
+
+// The metadata size a message prefix declares for a flatbuffer of `flatbuffer_size` bytes
+// (padding included), which is what readers compare with max_metadata_bytes.
+int64_t PaddedMetadataSize(size_t flatbuffer_size) {
+  return PadToAlignment(kMessagePrefixSize + static_cast<int64_t>(flatbuffer_size)) -
+         kMessagePrefixSize;
+}
+
+// A record batch message's metadata and body against the limits readers apply.
+Status CheckMessageSize(size_t flatbuffer_size, int64_t body_length, const IpcLimits& limits) {
+  HIGGINS_RETURN_IF_ERROR(
+      CheckMetadataSize(PaddedMetadataSize(flatbuffer_size), limits, "record batch metadata"));
+  if (body_length <= limits.max_body_bytes) return Status::OK();
+  return Status::ResourceExhausted("record batch body of " + std::to_string(body_length) +
+                                   " bytes exceeds the limit of " +
+                                   std::to_string(limits.max_body_bytes));
+}
+
 }  // namespace
 
 int32_t AppendMessageMetadata(std::span<const uint8_t> flatbuffer, BufferBuilder& out) {
@@ -178,12 +228,34 @@ int32_t AppendMessageMetadata(std::span<const uint8_t> flatbuffer, BufferBuilder
   return static_cast<int32_t>(padded);
 }
 
-MessageExtent AppendSchemaMessage(const Schema& schema, BufferBuilder& out) {
+Status CheckMetadataSize(int64_t bytes, const IpcLimits& limits, std::string_view what) {
+  if (bytes <= limits.max_metadata_bytes) return Status::OK();
+  return Status::ResourceExhausted(std::string(what) + " of " + std::to_string(bytes) +
+                                   " bytes exceeds the metadata limit of " +
+                                   std::to_string(limits.max_metadata_bytes));
+}
+
+Result<MessageExtent> AppendSchemaMessage(const Schema& schema, const IpcLimits& limits,
+                                          BufferBuilder& out) {
+  if (schema.num_fields() > static_cast<size_t>(limits.max_fields)) {
+    return Status::ResourceExhausted("schema has " + std::to_string(schema.num_fields()) +
+                                     " fields, more than the limit of " +
+                                     std::to_string(limits.max_fields));
+  }
+  HIGGINS_RETURN_IF_ERROR(CheckUtf8(schema));
   const std::vector<uint8_t> flatbuffer = EncodeSchemaMessage(schema);
-  return {AppendMessageMetadata(flatbuffer, out), 0};
+  HIGGINS_RETURN_IF_ERROR(
+      CheckMetadataSize(PaddedMetadataSize(flatbuffer.size()), limits, "schema message"));
+  return MessageExtent{AppendMessageMetadata(flatbuffer, out), 0};
 }
 
 Result<MessageExtent> RecordBatchSerializer::Append(const RecordBatch& batch, BufferBuilder& out) {
+  const IpcLimits& limits = options_.limits;
+  if (batch.num_rows() > limits.max_batch_rows) {
+    return Status::ResourceExhausted("record batch of " + std::to_string(batch.num_rows()) +
+                                     " rows exceeds the limit of " +
+                                     std::to_string(limits.max_batch_rows));
+  }
   HIGGINS_ASSIGN_OR_RETURN(BodyPlan plan, PlanBody(batch));
   RecordBatchHeader header;
   header.length = batch.num_rows();
@@ -198,6 +270,7 @@ Result<MessageExtent> RecordBatchSerializer::Append(const RecordBatch& batch, Bu
       body_length += PadToAlignment(b.size);
     }
     const std::vector<uint8_t> flatbuffer = EncodeRecordBatchMessage(header, body_length);
+    HIGGINS_RETURN_IF_ERROR(CheckMessageSize(flatbuffer.size(), body_length, limits));
     out.Reserve(static_cast<size_t>(
         PadToAlignment(kMessagePrefixSize + static_cast<int64_t>(flatbuffer.size())) +
         body_length));
@@ -228,6 +301,7 @@ Result<MessageExtent> RecordBatchSerializer::Append(const RecordBatch& batch, Bu
   }
   const auto body_length = static_cast<int64_t>(body_.size());
   const std::vector<uint8_t> flatbuffer = EncodeRecordBatchMessage(header, body_length);
+  HIGGINS_RETURN_IF_ERROR(CheckMessageSize(flatbuffer.size(), body_length, limits));
   const int32_t metadata_length = AppendMessageMetadata(flatbuffer, out);
   out.Append(body_.data(), body_.size());
   return MessageExtent{metadata_length, body_length};

@@ -2,11 +2,11 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "arrow/ipc/metadata.h"
 #include "arrow/ipc/options.h"
-#include "common/buffer.h"
 #include "arrow/record_batch.h"
 #include "common/buffer.h"
 
@@ -22,8 +22,16 @@ struct MessageExtent {
 /// Returns the metadata length (prefix included).
 int32_t AppendMessageMetadata(std::span<const uint8_t> flatbuffer, BufferBuilder& out);
 
-/// Appends a Schema message.
-MessageExtent AppendSchemaMessage(const Schema& schema, BufferBuilder& out);
+/// ResourceExhausted when `bytes` of `what` ("schema message", "file footer", ...) exceed
+/// limits.max_metadata_bytes, which a reader with `limits` would refuse.
+Status CheckMetadataSize(int64_t bytes, const IpcLimits& limits, std::string_view what);
+
+/// Appends a Schema message. Nothing is appended when a reader with `limits` would refuse it:
+/// ResourceExhausted for more than max_fields fields or metadata above max_metadata_bytes,
+/// InvalidArgument for a field name, custom metadata key or value, or time zone that is not
+/// valid UTF-8.
+Result<MessageExtent> AppendSchemaMessage(const Schema& schema, const IpcLimits& limits,
+                                          BufferBuilder& out);
 
 /// Serialises record batches as RecordBatch messages: sliced arrays are rebased (bitmaps
 /// re-aligned to bit 0, offsets shifted to start at 0, only the visible values copied), a
@@ -35,9 +43,11 @@ class RecordBatchSerializer {
  public:
   explicit RecordBatchSerializer(WriteOptions options) : options_(options) {}
 
-  /// Appends one message for `batch`. Errors: InvalidArgument when a column's buffers are too
-  /// small for its offset and length or its offsets point outside its data (the output is
-  /// unchanged then); Internal when a codec fails.
+  /// Appends one message for `batch`. Errors, with the output unchanged: InvalidArgument when a
+  /// column's buffers are too small for its offset and length or its offsets point outside its
+  /// data; ResourceExhausted when a reader with options.limits would refuse the message (more
+  /// than max_batch_rows rows, metadata above max_metadata_bytes, a body above max_body_bytes).
+  /// Internal when a codec fails.
   Result<MessageExtent> Append(const RecordBatch& batch, BufferBuilder& out);
 
  private:

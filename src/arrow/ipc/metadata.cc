@@ -199,6 +199,11 @@ Result<MessageMetadata> DecodeMessage(std::span<const uint8_t> bytes, const IpcL
       if (batch == nullptr) return Status::Corruption("record batch message without a header");
       out.kind = MessageKind::kRecordBatch;
       HIGGINS_ASSIGN_OR_RETURN(out.batch, ParseRecordBatch(*batch));
+      if (out.batch.length > limits.max_batch_rows) {
+        return Status::ResourceExhausted("record batch of " + std::to_string(out.batch.length) +
+                                         " rows exceeds the limit of " +
+                                         std::to_string(limits.max_batch_rows));
+      }
       return out;
     }
     case fbs::MessageHeader_DictionaryBatch: out.kind = MessageKind::kDictionaryBatch; return out;

@@ -81,7 +81,9 @@ std::vector<uint8_t> EncodeFooter(const Schema& schema, std::span<const FileBloc
 /// Errors: Corruption (verifier failure, missing header, negative bodyLength, bad enum values),
 /// NotSupported (metadata version older than V4 or newer than V5, big-endian schema, an
 /// unsupported type naming the field, tensors, unknown compression codec), ResourceExhausted
-/// (bodyLength above limits.max_body_bytes, more than limits.max_fields fields).
+/// (bodyLength above limits.max_body_bytes, more than limits.max_fields fields, a RecordBatch
+/// length above limits.max_batch_rows). Strings (field names, custom metadata, time zones) must
+/// be valid UTF-8: Corruption naming the string otherwise.
 Result<MessageMetadata> DecodeMessage(std::span<const uint8_t> bytes, const IpcLimits& limits);
 
 /// Verifies and decodes a Footer flatbuffer (same alignment requirement and error kinds as

@@ -197,6 +197,54 @@ TEST(MetadataTest, TooManyFieldsIsResourceExhausted) {
             StatusCode::kResourceExhausted);
 }
 
+TEST(MetadataTest, StringsThatAreNotUtf8AreCorruptionNamingTheString) {
+  // Arrow requires UTF-8; names and metadata end up in JSON output and error messages.
+  const std::string bad =
+      "a\xFF"
+      "b";
+  const std::string overlong = "\xC0\xAF";
+  const std::string surrogate = "\xED\xA0\x80";
+  const Field ok("x", DataType::Int8());
+  const std::vector<std::pair<Schema, std::string>> cases = {
+      {Schema({Field(bad, DataType::Int8())}), "the name of field 0 is not valid UTF-8"},
+      {Schema({ok, Field(overlong, DataType::Int8())}), "the name of field 1 is not valid UTF-8"},
+      {Schema({ok, Field(surrogate, DataType::Int8())}), "the name of field 1 is not valid UTF-8"},
+      {Schema({Field("x", DataType::Int8(), true, {{"k", "v"}, {bad, "v"}})}),
+       "field 'x': custom metadata key 1 is not valid UTF-8"},
+      {Schema({Field("x", DataType::Int8(), true, {{"k", bad}})}),
+       "field 'x': custom metadata value of key 'k' is not valid UTF-8"},
+      {Schema({ok}, {{bad, "v"}}), "schema: custom metadata key 0 is not valid UTF-8"},
+      {Schema({ok}, {{"k", bad}}), "schema: custom metadata value of key 'k' is not valid UTF-8"},
+      {Schema({Field("t", DataType::Timestamp(TimeUnit::kMilli, bad))}),
+       "field 't': type Timestamp: time zone is not valid UTF-8"},
+  };
+  for (const auto& [schema, message] : cases) {
+    ExpectStatus(Decode(EncodeSchemaMessage(schema)), StatusCode::kCorruption, message);
+  }
+  // Valid multi-byte UTF-8 everywhere is fine.
+  const std::string text = "caf\xC3\xA9 \xF0\x9F\x93\x88";
+  const Schema good(
+      {Field(text, DataType::Timestamp(TimeUnit::kMilli, text), true, {{text, text}})},
+      {{text, text}});
+  auto decoded = Decode(EncodeSchemaMessage(good));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(*decoded->schema, good);
+}
+
+TEST(MetadataTest, RecordBatchLengthAboveTheRowLimitIsResourceExhausted) {
+  RecordBatchHeader header;
+  header.length = IpcLimits{}.max_batch_rows;
+  EXPECT_TRUE(Decode(EncodeRecordBatchMessage(header, 0)).ok());
+  header.length += 1;
+  ExpectStatus(Decode(EncodeRecordBatchMessage(header, 0)), StatusCode::kResourceExhausted,
+               "record batch of 2147483648 rows exceeds the limit of 2147483647");
+  IpcLimits limits;
+  limits.max_batch_rows = 100;
+  header.length = 101;
+  ExpectStatus(Decode(EncodeRecordBatchMessage(header, 0), limits), StatusCode::kResourceExhausted,
+               "record batch of 101 rows exceeds the limit of 100");
+}
+
 TEST(MetadataTest, UnknownCompressionCodecIsNotSupported) {
   fb::FlatBufferBuilder fbb;
   const auto compression = fbs::CreateBodyCompression(fbb, static_cast<fbs::CompressionType>(7));

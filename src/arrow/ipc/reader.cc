@@ -23,61 +23,78 @@ Buffer Aligned(Buffer bytes) {
   return Buffer::Copy(bytes.span());
 }
 
-// Decodes the encapsulated message whose prefix starts at `offset` and whose prefix, metadata
-// and padding span `metadata_length` bytes (both already known to lie inside `file`).
-Result<MessageMetadata> ReadMessageMetadata(const Buffer& file, int64_t offset,
-                                            int64_t metadata_length, const IpcLimits& limits) {
-  if (metadata_length < kMessagePrefixSize) {
-    return Status::Corruption("message metadata length " + std::to_string(metadata_length) +
-                              " is too short");
-  }
+// Where the metadata of an encapsulated message lies in the file.
+struct FramedMetadata {
+  int64_t prefix_size;  // kMessagePrefixSize, or kLegacyPrefixSize for pre-0.15 framing
+  int64_t size;         // the int32 metadata size of the prefix
+};
+
+// Reads the prefix of the message at `offset`; the 8 bytes there must lie inside `file`.
+Result<FramedMetadata> ReadPrefix(const Buffer& file, int64_t offset) {
   const uint8_t* prefix = file.data() + offset;
-  int64_t prefix_size = kMessagePrefixSize;
-  int32_t size = bit_util::LoadLE<int32_t>(prefix + 4);
-  if (bit_util::LoadLE<uint32_t>(prefix) != kContinuationMarker) {
-    prefix_size = kLegacyPrefixSize;
-    size = bit_util::LoadLE<int32_t>(prefix);
+  const uint32_t word = bit_util::LoadLE<uint32_t>(prefix);
+  FramedMetadata framed{kMessagePrefixSize, bit_util::LoadLE<int32_t>(prefix + 4)};
+  if (word != kContinuationMarker) framed = {kLegacyPrefixSize, static_cast<int32_t>(word)};
+  if (framed.size <= 0) {
+    return Status::Corruption(
+        "no message at offset " + std::to_string(offset) + ": its prefix " +
+        (framed.prefix_size == kMessagePrefixSize ? "declares metadata size " : "starts with ") +
+        std::to_string(framed.size));
   }
-  if (size <= 0 || size > metadata_length - prefix_size) {
-    return Status::Corruption("message at offset " + std::to_string(offset) +
-                              " has metadata size " + std::to_string(size) +
-                              ", outside its block of " + std::to_string(metadata_length) +
-                              " bytes");
-  }
-  if (size > limits.max_metadata_bytes) {
-    return Status::ResourceExhausted("message metadata of " + std::to_string(size) +
+  return framed;
+}
+
+// Decodes the metadata `framed` describes, at `offset` and wholly inside `file`.
+Result<MessageMetadata> DecodeFramed(const Buffer& file, int64_t offset,
+                                     const FramedMetadata& framed, const IpcLimits& limits) {
+  if (framed.size > limits.max_metadata_bytes) {
+    return Status::ResourceExhausted("message metadata of " + std::to_string(framed.size) +
                                      " bytes exceeds the limit of " +
                                      std::to_string(limits.max_metadata_bytes));
   }
-  const Buffer metadata =
-      Aligned(file.Slice(static_cast<size_t>(offset + prefix_size), static_cast<size_t>(size)));
+  const Buffer metadata = Aligned(file.Slice(static_cast<size_t>(offset + framed.prefix_size),
+                                             static_cast<size_t>(framed.size)));
   return DecodeMessage(metadata.span(), limits);
 }
 
-Result<RecordBatch> ReadBlock(const Buffer& file, int64_t footer_start, const FileBlock& block,
-                              const SchemaPtr& schema, const ReadOptions& options) {
-  if (block.offset < kFileHeaderSize || block.metadata_length <= 0 || block.body_length < 0 ||
-      block.offset % kIpcAlignment != 0 || block.offset > footer_start ||
+// The record batch message of `block`, checked against the block: 8-byte aligned, inside the
+// data section, and spanning exactly metaDataLength bytes of prefix and padded metadata (a
+// metaDataLength that disagrees would make the body be read from the wrong place).
+Result<MessageMetadata> ReadBlockMessage(const Buffer& file, int64_t footer_start, size_t index,
+                                         const FileBlock& block, const IpcLimits& limits) {
+  const std::string name = "footer block " + std::to_string(index);
+  const std::string where = name + " (offset " + std::to_string(block.offset) +
+                            ", metaDataLength " + std::to_string(block.metadata_length) +
+                            ", bodyLength " + std::to_string(block.body_length) + ")";
+  if (block.offset % kIpcAlignment != 0 || block.metadata_length % kIpcAlignment != 0) {
+    return Status::Corruption(where + " is not 8-byte aligned");
+  }
+  if (block.offset < kFileHeaderSize || block.metadata_length < kMessagePrefixSize ||
+      block.body_length < 0 || block.offset > footer_start ||
       block.metadata_length > footer_start - block.offset ||
       block.body_length > footer_start - block.offset - block.metadata_length) {
-    return Status::Corruption("block (offset " + std::to_string(block.offset) + ", metadata " +
-                              std::to_string(block.metadata_length) + ", body " +
-                              std::to_string(block.body_length) +
-                              ") lies outside the file's data section");
+    return Status::Corruption(where + " lies outside the file's data section");
   }
-  HIGGINS_ASSIGN_OR_RETURN(
-      MessageMetadata message,
-      ReadMessageMetadata(file, block.offset, block.metadata_length, options.limits));
-  if (message.kind != MessageKind::kRecordBatch) {
-    return Status::Corruption("block does not hold a record batch message");
+  auto prefix = ReadPrefix(file, block.offset);
+  if (!prefix.ok()) return prefix.status().WithContext(name);
+  const FramedMetadata framed = *prefix;
+  const int64_t framed_length = PadToAlignment(framed.prefix_size + framed.size);
+  if (framed_length != block.metadata_length) {
+    return Status::Corruption(where + " disagrees with its message, whose " +
+                              std::to_string(framed.prefix_size) + "-byte prefix and " +
+                              std::to_string(framed.size) + " bytes of metadata span " +
+                              std::to_string(framed_length) + " bytes");
   }
-  if (message.body_length != block.body_length) {
-    return Status::Corruption("message body length " + std::to_string(message.body_length) +
-                              " differs from its block's " + std::to_string(block.body_length));
+  auto message = DecodeFramed(file, block.offset, framed, limits);
+  if (!message.ok()) return message.status().WithContext(name);
+  if (message->kind != MessageKind::kRecordBatch) {
+    return Status::Corruption(where + " does not hold a record batch message");
   }
-  const Buffer body = file.Slice(static_cast<size_t>(block.offset + block.metadata_length),
-                                 static_cast<size_t>(block.body_length));
-  return LoadRecordBatch(schema, message.batch, body, options);
+  if (message->body_length != block.body_length) {
+    return Status::Corruption(where + " disagrees with its message's bodyLength " +
+                              std::to_string(message->body_length));
+  }
+  return message;
 }
 
 // If the data section starts with a schema message, it must match the footer's schema. Files
@@ -85,13 +102,11 @@ Result<RecordBatch> ReadBlock(const Buffer& file, int64_t footer_start, const Fi
 Status CheckLeadingSchema(const Buffer& file, int64_t footer_start, const Schema& footer_schema,
                           const IpcLimits& limits) {
   if (footer_start < kFileHeaderSize + kMessagePrefixSize) return Status::OK();
-  const uint8_t* prefix = file.data() + kFileHeaderSize;
-  if (bit_util::LoadLE<uint32_t>(prefix) != kContinuationMarker) return Status::OK();
-  const int64_t size = bit_util::LoadLE<int32_t>(prefix + 4);
-  if (size <= 0 || size > footer_start - kFileHeaderSize - kMessagePrefixSize) {
+  auto framed = ReadPrefix(file, kFileHeaderSize);
+  if (!framed.ok() || framed->size > footer_start - kFileHeaderSize - framed->prefix_size) {
     return Status::OK();
   }
-  auto message = ReadMessageMetadata(file, kFileHeaderSize, kMessagePrefixSize + size, limits);
+  auto message = DecodeFramed(file, kFileHeaderSize, *framed, limits);
   if (!message.ok() || message->kind != MessageKind::kSchema) return Status::OK();
   if (!(*message->schema == footer_schema)) {
     return Status::Corruption("the file's schema message differs from its footer schema");
@@ -117,8 +132,13 @@ Result<ReadResult> ReadStream(const Buffer& bytes, const ReadOptions& options) {
 
 Result<ReadResult> ReadFile(const Buffer& bytes, const ReadOptions& options) {
   const auto size = static_cast<int64_t>(bytes.size());
-  if (size < kMinFileSize + 1 || !HasFileMagic(bytes)) {
+  if (!HasFileMagic(bytes)) {
     return Status::Corruption("not an Arrow IPC file: missing leading \"ARROW1\" magic");
+  }
+  if (size <= kMinFileSize) {
+    return Status::Corruption("truncated Arrow IPC file: " + std::to_string(size) +
+                              " bytes, too short for the magics, a footer and its length (" +
+                              std::to_string(kMinFileSize + 1) + " bytes at least)");
   }
   if (bytes.view().substr(bytes.size() - kFileMagic.size()) != kFileMagic) {
     return Status::Corruption("Arrow IPC file is missing its trailing \"ARROW1\" magic");
@@ -139,7 +159,12 @@ Result<ReadResult> ReadFile(const Buffer& bytes, const ReadOptions& options) {
   result.schema = footer->schema;
   result.batches.reserve(footer->record_batches.size());
   for (size_t i = 0; i < footer->record_batches.size(); ++i) {
-    auto batch = ReadBlock(bytes, footer_start, footer->record_batches[i], result.schema, options);
+    const FileBlock& block = footer->record_batches[i];
+    auto message = ReadBlockMessage(bytes, footer_start, i, block, options.limits);
+    if (!message.ok()) return message.status();
+    const Buffer body = bytes.Slice(static_cast<size_t>(block.offset + block.metadata_length),
+                                    static_cast<size_t>(block.body_length));
+    auto batch = LoadRecordBatch(result.schema, message->batch, body, options);
     if (!batch.ok()) return batch.status().WithContext("record batch " + std::to_string(i));
     result.batches.push_back(std::move(batch).value());
   }

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <string>
+
 #include "arrow/ipc/framing.h"
 #include "arrow/ipc/message_writer.h"
 #include "arrow/ipc/test_util.h"
@@ -28,6 +31,17 @@ StatusCode ReadCode(const std::vector<uint8_t>& bytes) {
   return ReadFile(ToBuffer(bytes)).status().code();
 }
 
+void ExpectError(const Status& st, StatusCode code, const std::string& message) {
+  EXPECT_EQ(st.code(), code) << st.ToString();
+  EXPECT_EQ(st.message(), message);
+}
+
+std::string Describe(size_t index, const FileBlock& b) {
+  return "footer block " + std::to_string(index) + " (offset " + std::to_string(b.offset) +
+         ", metaDataLength " + std::to_string(b.metadata_length) + ", bodyLength " +
+         std::to_string(b.body_length) + ")";
+}
+
 // Builds a file by hand: magic, optionally a schema message, the batches, EOS, then a footer
 // listing `blocks` (or the real blocks when empty) and the trailer.
 struct HandMadeFile {
@@ -40,8 +54,10 @@ HandMadeFile MakeFile(bool with_schema_message, const std::vector<RecordBatch>& 
   BufferBuilder out;
   out.Append(kFileMagic.data(), kFileMagic.size());
   out.AppendZeros(2);
-  if (with_schema_message)
-    AppendSchemaMessage(message_schema ? *message_schema : footer_schema, out);
+  if (with_schema_message) {
+    EXPECT_TRUE(
+        AppendSchemaMessage(message_schema ? *message_schema : footer_schema, {}, out).ok());
+  }
   RecordBatchSerializer serializer({});
   HandMadeFile file;
   for (const RecordBatch& batch : batches) {
@@ -125,16 +141,122 @@ TEST(FileReaderTest, BlockOutsideTheDataSectionIsCorruption) {
   for (auto mutate : std::vector<void (*)(FileBlock&)>{
            [](FileBlock& b) { b.offset = 1 << 20; },
            [](FileBlock& b) { b.offset = -8; },
-           [](FileBlock& b) { b.offset += 4; },
+           [](FileBlock& b) { b.offset = 0; },
            [](FileBlock& b) { b.body_length += 1 << 20; },
-           [](FileBlock& b) { b.metadata_length = -1; },
-           [](FileBlock& b) { b.metadata_length = 4; },
+           [](FileBlock& b) { b.body_length = -8; },
+           [](FileBlock& b) { b.metadata_length = -8; },
+           [](FileBlock& b) { b.metadata_length = 0; },
        }) {
     auto file = MakeFile(true, batches, *SimpleSchema());
     mutate(file.blocks[0]);
-    auto read = ReadFile(ToBuffer(Finish(std::move(file), *SimpleSchema())));
-    EXPECT_EQ(read.status().code(), StatusCode::kCorruption) << read.status().ToString();
+    const std::string expected =
+        Describe(0, file.blocks[0]) + " lies outside the file's data section";
+    ExpectError(ReadFile(ToBuffer(Finish(std::move(file), *SimpleSchema()))).status(),
+                StatusCode::kCorruption, expected);
   }
+}
+
+TEST(FileReaderTest, BlockAtAnUnalignedPlaceIsCorruptionSayingSo) {
+  for (auto mutate : std::vector<void (*)(FileBlock&)>{
+           [](FileBlock& b) { b.offset += 4; },
+           [](FileBlock& b) { b.metadata_length += 3; },
+           [](FileBlock& b) { b.metadata_length = 4; },
+       }) {
+    auto file = MakeFile(true, {SimpleBatch(3)}, *SimpleSchema());
+    mutate(file.blocks[0]);
+    const std::string expected = Describe(0, file.blocks[0]) + " is not 8-byte aligned";
+    ExpectError(ReadFile(ToBuffer(Finish(std::move(file), *SimpleSchema()))).status(),
+                StatusCode::kCorruption, expected);
+  }
+}
+
+TEST(FileReaderTest, BlockMetaDataLengthDisagreeingWithTheMessagePrefixIsCorruption) {
+  // Only the footer's metaDataLength changes; trusting it would read the body 8 bytes off and
+  // decode wrong values without an error.
+  for (int32_t delta : {8, -8}) {
+    auto file = MakeFile(true, {SimpleBatch(3), SimpleBatch(5, 1)}, *SimpleSchema());
+    const int32_t real = file.blocks[1].metadata_length;
+    file.blocks[1].metadata_length += delta;
+    const std::string expected =
+        Describe(1, file.blocks[1]) + " disagrees with its message, whose 8-byte prefix and " +
+        std::to_string(real - 8) + " bytes of metadata span " + std::to_string(real) + " bytes";
+    ExpectError(ReadFile(ToBuffer(Finish(std::move(file), *SimpleSchema()))).status(),
+                StatusCode::kCorruption, expected);
+  }
+}
+
+TEST(FileReaderTest, BlockNotAtAMessagePrefixIsCorruption) {
+  {  // the end-of-stream marker: continuation, then size 0
+    auto file = MakeFile(true, {SimpleBatch(3)}, *SimpleSchema());
+    const auto eos = static_cast<int64_t>(file.bytes.size()) - 8;
+    file.blocks[0] = {eos, 8, 0};
+    ExpectError(ReadFile(ToBuffer(Finish(std::move(file), *SimpleSchema()))).status(),
+                StatusCode::kCorruption,
+                "footer block 0: no message at offset " + std::to_string(eos) +
+                    ": its prefix declares metadata size 0");
+  }
+  {  // neither the continuation marker nor a positive legacy size
+    auto file = MakeFile(true, {SimpleBatch(3)}, *SimpleSchema());
+    const int64_t offset = file.blocks[0].offset;
+    bit_util::StoreLE<int32_t>(file.bytes.data() + offset, -2);
+    ExpectError(ReadFile(ToBuffer(Finish(std::move(file), *SimpleSchema()))).status(),
+                StatusCode::kCorruption,
+                "footer block 0: no message at offset " + std::to_string(offset) +
+                    ": its prefix starts with -2");
+  }
+}
+
+TEST(FileReaderTest, BlockWithLegacyFramingIsRead) {
+  // Pre-0.15 framing: int32 size (flatbuffer + 4 bytes of padding), no continuation marker. The
+  // block spans the same bytes as with the marker.
+  const std::vector<RecordBatch> batches = {SimpleBatch(3), SimpleBatch(6, 1)};
+  auto file = MakeFile(false, batches, *SimpleSchema());
+  for (const FileBlock& block : file.blocks) {
+    uint8_t* message = file.bytes.data() + block.offset;
+    const auto size = bit_util::LoadLE<int32_t>(message + 4);
+    std::memmove(message + 4, message + 8, static_cast<size_t>(size));
+    bit_util::StoreLE<int32_t>(message, size + 4);
+    bit_util::StoreLE<int32_t>(message + 4 + size, 0);
+  }
+  auto read = ReadFile(ToBuffer(Finish(std::move(file), *SimpleSchema())));
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  ASSERT_EQ(read->batches.size(), 2u);
+  EXPECT_TRUE(read->batches[0].Equals(batches[0]));
+  EXPECT_TRUE(read->batches[1].Equals(batches[1]));
+}
+
+TEST(FileReaderTest, OnlyTheBatchesTheFooterListsAreRead) {
+  // Like Arrow C++ and Java: the footer is the index; a batch it does not list is ignored and
+  // one listed twice is read twice.
+  const std::vector<RecordBatch> batches = {SimpleBatch(3), SimpleBatch(4, 1), SimpleBatch(5, 2)};
+  auto file = MakeFile(true, batches, *SimpleSchema());
+  file.blocks = {file.blocks[2], file.blocks[0], file.blocks[2]};
+  auto read = ReadFile(ToBuffer(Finish(std::move(file), *SimpleSchema())));
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  ASSERT_EQ(read->batches.size(), 3u);
+  EXPECT_TRUE(read->batches[0].Equals(batches[2]));
+  EXPECT_TRUE(read->batches[1].Equals(batches[0]));
+  EXPECT_TRUE(read->batches[2].Equals(batches[2]));
+}
+
+TEST(FileReaderTest, FileTooShortForItsFramingSaysItIsTruncated) {
+  for (const std::string& bytes : {std::string("ARROW1"), std::string("ARROW1\0\0", 8),
+                                   std::string("ARROW1\0\0\x01\0\0\0ARROW1", 18)}) {
+    ExpectError(ReadFile(Buffer::Copy(bytes)).status(), StatusCode::kCorruption,
+                "truncated Arrow IPC file: " + std::to_string(bytes.size()) +
+                    " bytes, too short for the magics, a footer and its length (19 bytes at "
+                    "least)");
+  }
+}
+
+TEST(FileReaderTest, FooterSchemaWithInvalidUtf8IsCorruption) {
+  const Schema bad(
+      {Field("a\xFF"
+             "b",
+             DataType::Int32())});
+  auto file = MakeFile(false, {}, *SimpleSchema());
+  ExpectError(ReadFile(ToBuffer(Finish(std::move(file), bad))).status(), StatusCode::kCorruption,
+              "file footer: the name of field 0 is not valid UTF-8");
 }
 
 TEST(FileReaderTest, BlockBodyLengthDisagreeingWithMessageIsCorruption) {

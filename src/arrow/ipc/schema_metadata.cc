@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "arrow/ipc/schema_metadata_internal.h"
+#include "arrow/utf8.h"
 
 namespace higgins::arrow::ipc::internal {
 namespace {
@@ -106,13 +107,26 @@ fb::Offset<fbs::Field> BuildField(fb::FlatBufferBuilder& fbb, const Field& field
 // ----------------------------------------------------------------------------------------------
 // Decoding
 
-KeyValueMetadata ParseMetadata(const KeyValueVector* entries) {
+// A FlatBuffers string as std::string (empty when absent), or Corruption saying `what` is not
+// valid UTF-8: Arrow requires UTF-8 for every string in the metadata, and names and metadata
+// reach JSON output and error messages.
+Result<std::string> ParseString(const fb::String* s, const std::string& what) {
+  if (s == nullptr) return std::string();
+  if (!IsValidUtf8(s->string_view())) return Status::Corruption(what + " is not valid UTF-8");
+  return s->str();
+}
+
+Result<KeyValueMetadata> ParseMetadata(const KeyValueVector* entries) {
   KeyValueMetadata md;
   if (entries == nullptr) return md;
   md.reserve(entries->size());
-  for (const fbs::KeyValue* kv : *entries) {
-    md.emplace_back(kv->key() ? kv->key()->str() : std::string(),
-                    kv->value() ? kv->value()->str() : std::string());
+  for (uint32_t i = 0; i < entries->size(); ++i) {
+    const fbs::KeyValue* kv = entries->Get(i);
+    HIGGINS_ASSIGN_OR_RETURN(std::string key,
+                             ParseString(kv->key(), "custom metadata key " + std::to_string(i)));
+    HIGGINS_ASSIGN_OR_RETURN(
+        std::string value, ParseString(kv->value(), "custom metadata value of key '" + key + "'"));
+    md.emplace_back(std::move(key), std::move(value));
   }
   return md;
 }
@@ -177,7 +191,9 @@ Result<DataType> ParseType(const fbs::Field& field) {
     case fbs::Type_Timestamp: {
       const fbs::Timestamp& t = *field.type_as_Timestamp();
       HIGGINS_ASSIGN_OR_RETURN(TimeUnit unit, ParseTimeUnit(t.unit()));
-      return DataType::Timestamp(unit, t.timezone() ? t.timezone()->str() : std::string());
+      auto timezone = ParseString(t.timezone(), "time zone");
+      if (!timezone.ok()) return invalid(timezone.status().message());
+      return DataType::Timestamp(unit, std::move(timezone).value());
     }
     case fbs::Type_Duration: {
       HIGGINS_ASSIGN_OR_RETURN(TimeUnit unit, ParseTimeUnit(field.type_as_Duration()->unit()));
@@ -186,6 +202,11 @@ Result<DataType> ParseType(const fbs::Field& field) {
     case fbs::Type_FixedSizeBinary: {
       const int32_t width = field.type_as_FixedSizeBinary()->byteWidth();
       if (width < 0) return invalid("negative byteWidth");
+      if (width > kMaxFixedSizeBinaryWidth) {
+        return Status::NotSupported("type FixedSizeBinary with byteWidth " + std::to_string(width) +
+                                    " is not supported (limit " +
+                                    std::to_string(kMaxFixedSizeBinaryWidth) + ")");
+      }
       return DataType::FixedSizeBinary(width);
     }
     case fbs::Type_Decimal: {
@@ -208,9 +229,11 @@ Result<DataType> ParseType(const fbs::Field& field) {
   }
 }
 
-Result<Field> ParseField(const fbs::Field& f) {
+// Parses field number `index` of a schema (the index names it when its name is not UTF-8).
+Result<Field> ParseField(const fbs::Field& f, size_t index) {
   Field field;
-  field.name = f.name() ? f.name()->str() : std::string();
+  HIGGINS_ASSIGN_OR_RETURN(field.name,
+                           ParseString(f.name(), "the name of field " + std::to_string(index)));
   auto in_field = [&](const Status& st) {
     return Status(st.code(), "field '" + field.name + "': " + st.message());
   };
@@ -226,7 +249,9 @@ Result<Field> ParseField(const fbs::Field& f) {
                                          " with child fields is not supported"));
   }
   field.nullable = f.nullable();
-  field.metadata = ParseMetadata(f.custom_metadata());
+  auto metadata = ParseMetadata(f.custom_metadata());
+  if (!metadata.ok()) return in_field(metadata.status());
+  field.metadata = std::move(metadata).value();
   return field;
 }
 
@@ -256,12 +281,14 @@ Result<SchemaPtr> ParseSchema(const fbs::Schema& schema, const IpcLimits& limits
                                        std::to_string(limits.max_fields));
     }
     fields.reserve(entries->size());
-    for (const fbs::Field* entry : *entries) {
-      HIGGINS_ASSIGN_OR_RETURN(Field field, ParseField(*entry));
+    for (uint32_t i = 0; i < entries->size(); ++i) {
+      HIGGINS_ASSIGN_OR_RETURN(Field field, ParseField(*entries->Get(i), i));
       fields.push_back(std::move(field));
     }
   }
-  return MakeSchema(std::move(fields), ParseMetadata(schema.custom_metadata()));
+  auto metadata = ParseMetadata(schema.custom_metadata());
+  if (!metadata.ok()) return metadata.status().WithContext("schema");
+  return MakeSchema(std::move(fields), std::move(metadata).value());
 }
 
 }  // namespace higgins::arrow::ipc::internal

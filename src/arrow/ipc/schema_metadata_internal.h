@@ -19,7 +19,8 @@ flatbuffers::Offset<fbs::Schema> BuildSchema(flatbuffers::FlatBufferBuilder& fbb
 
 /// Converts a verified Schema table. Errors: NotSupported naming the field and type for types
 /// outside src/arrow/type.h (and for dictionaries, child fields, big-endian data), Corruption for
-/// invalid parameters, ResourceExhausted for more than limits.max_fields fields.
+/// invalid parameters and for strings (field names, custom metadata keys and values, time zones)
+/// that are not valid UTF-8, ResourceExhausted for more than limits.max_fields fields.
 Result<SchemaPtr> ParseSchema(const fbs::Schema& schema, const IpcLimits& limits);
 
 }  // namespace higgins::arrow::ipc::internal

@@ -141,6 +141,22 @@ struct StreamDecoder::State {
     return Status::OK();
   }
 
+  // Which part of a message the input stopped in, and how much of it arrived (for Close).
+  std::string CutPart() const {
+    const std::string got = std::to_string(buffered);
+    const std::string of = std::to_string(need);
+    switch (step) {
+      case Step::kPrefix: return "a message prefix (" + got + " of at least 4 bytes)";
+      case Step::kLength:
+        return "a message prefix (" + std::to_string(4 + buffered) + " of 8 bytes)";
+      case Step::kMetadata: return "a message's metadata (" + got + " of " + of + " bytes)";
+      case Step::kBody: return "a message body (" + got + " of " + of + " bytes)";
+      case Step::kFinished:
+      case Step::kFailed: break;
+    }
+    return "a message";
+  }
+
   // Runs steps while enough bytes are buffered.
   Status Advance() {
     while (step != Step::kFinished && buffered >= need) {
@@ -243,8 +259,7 @@ Status StreamDecoder::Close() {
       break;
     default: break;
   }
-  return s.Fail(Status::Corruption("truncated stream: " + std::to_string(s.buffered) +
-                                   " bytes of an incomplete message"));
+  return s.Fail(Status::Corruption("truncated stream: the input ends inside " + s.CutPart()));
 }
 
 const SchemaPtr& StreamDecoder::schema() const {

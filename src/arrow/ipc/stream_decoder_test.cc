@@ -174,6 +174,74 @@ TEST(StreamDecoderTest, TruncatedStreamIsCorruptionWhereverItIsCut) {
   }
 }
 
+void ExpectError(const Status& st, StatusCode code, const std::string& message) {
+  EXPECT_EQ(st.code(), code) << st.ToString();
+  EXPECT_EQ(st.message(), message);
+}
+
+TEST(StreamDecoderTest, InputEndingInsideAMessagePrefixSaysSoWithTheBytesThatArrived) {
+  const std::vector<std::pair<std::vector<uint8_t>, std::string>> cases = {
+      {{0xFF, 0xFF, 0xFF, 0xFF}, "a message prefix (4 of 8 bytes)"},  // marker only
+      {{0xFF, 0xFF, 0xFF, 0xFF, 0x10, 0x00}, "a message prefix (6 of 8 bytes)"},
+      {{0xFF, 0xFF}, "a message prefix (2 of at least 4 bytes)"},
+  };
+  for (const auto& [bytes, part] : cases) {
+    for (size_t chunk : {bytes.size(), size_t{1}}) {
+      ExpectError(Decode(bytes, chunk).status, StatusCode::kCorruption,
+                  "truncated stream: the input ends inside " + part);
+    }
+  }
+}
+
+TEST(StreamDecoderTest, InputEndingInsideMetadataOrBodySaysHowMuchArrived) {
+  std::vector<uint8_t> stream = WriteSimpleStream(1);
+  stream.resize(stream.size() - 8);
+  const size_t schema_end = 8 + bit_util::LoadLE<int32_t>(stream.data() + 4);
+  const auto metadata =
+      static_cast<size_t>(bit_util::LoadLE<int32_t>(stream.data() + schema_end + 4));
+  const size_t body = stream.size() - schema_end - 8 - metadata;
+
+  std::vector<uint8_t> cut(stream.begin(), stream.begin() + long(schema_end + 8 + 10));
+  ExpectError(Decode(cut, cut.size()).status, StatusCode::kCorruption,
+              "truncated stream: the input ends inside a message's metadata (10 of " +
+                  std::to_string(metadata) + " bytes)");
+  cut.assign(stream.begin(), stream.end() - 3);
+  ExpectError(Decode(cut, 5).status, StatusCode::kCorruption,
+              "truncated stream: the input ends inside a message body (" +
+                  std::to_string(body - 3) + " of " + std::to_string(body) + " bytes)");
+}
+
+TEST(StreamDecoderTest, BatchWithMoreRowsThanTheLimitIsResourceExhausted) {
+  // A few hundred bytes can declare a zero-column batch of 2^40 rows or a null column of 10^12
+  // slots: nothing to load, but consumers would iterate over the rows forever.
+  RecordBatchHeader no_fields;
+  no_fields.length = int64_t{1} << 40;
+  RecordBatchHeader null_column;
+  null_column.length = 1'000'000'000'000;
+  null_column.nodes = {{null_column.length, 0}};
+  const Schema nulls({Field("n", DataType::Null())});
+  for (const auto& [schema, header] : std::vector<std::pair<Schema, RecordBatchHeader>>{
+           {Schema(), no_fields}, {nulls, null_column}}) {
+    const std::vector<uint8_t> stream = testing::MakeRawStream(schema, {{header, {}}});
+    ExpectError(Decode(stream, stream.size()).status, StatusCode::kResourceExhausted,
+                "record batch of " + std::to_string(header.length) +
+                    " rows exceeds the limit of 2147483647");
+  }
+
+  RecordBatchHeader at_limit;
+  at_limit.length = IpcLimits{}.max_batch_rows;
+  const Decoded d = Decode(testing::MakeRawStream(Schema(), {{at_limit, {}}}), 1000);
+  ASSERT_TRUE(d.status.ok()) << d.status.ToString();
+  EXPECT_EQ(d.batches.at(0).num_rows(), at_limit.length);
+
+  ReadOptions options;
+  options.limits.max_batch_rows = 5;  // WriteSimpleStream(1) holds one batch of 5 rows
+  EXPECT_TRUE(Decode(WriteSimpleStream(1), 1000, options).status.ok());
+  options.limits.max_batch_rows = 4;
+  ExpectError(Decode(WriteSimpleStream(1), 1000, options).status, StatusCode::kResourceExhausted,
+              "record batch of 5 rows exceeds the limit of 4");
+}
+
 TEST(StreamDecoderTest, EmptyInputHasNoSchema) {
   const Decoded d = Decode({}, 1);
   EXPECT_EQ(d.status.code(), StatusCode::kCorruption);

@@ -26,7 +26,8 @@ Status CheckBatchSchema(const Schema& expected, const RecordBatch& batch) {
                                  "\ndoes not match the writer's schema\n" + expected.ToString());
 }
 
-Status CheckWritable(bool finished) {
+Status CheckWritable(const Status& schema_status, bool finished) {
+  if (!schema_status.ok()) return schema_status;
   if (finished) return Status::InvalidArgument("the IPC writer is already finished");
   return Status::OK();
 }
@@ -45,7 +46,7 @@ StreamWriter::StreamWriter(SchemaPtr schema, WriteOptions options)
     : schema_(std::move(schema)),
       options_(options),
       serializer_(std::make_unique<RecordBatchSerializer>(options)) {
-  AppendSchemaMessage(*schema_, out_);
+  schema_status_ = AppendSchemaMessage(*schema_, options_.limits, out_).status();
 }
 
 StreamWriter::StreamWriter(StreamWriter&&) noexcept = default;
@@ -53,14 +54,14 @@ StreamWriter& StreamWriter::operator=(StreamWriter&&) noexcept = default;
 StreamWriter::~StreamWriter() = default;
 
 Status StreamWriter::WriteBatch(const RecordBatch& batch) {
-  HIGGINS_RETURN_IF_ERROR(CheckWritable(finished_));
+  HIGGINS_RETURN_IF_ERROR(CheckWritable(schema_status_, finished_));
   HIGGINS_RETURN_IF_ERROR(CheckBatchSchema(*schema_, batch));
   auto extent = serializer_->Append(batch, out_);
   return extent.ok() ? Status::OK() : extent.status();
 }
 
 Result<Buffer> StreamWriter::Finish() {
-  HIGGINS_RETURN_IF_ERROR(CheckWritable(finished_));
+  HIGGINS_RETURN_IF_ERROR(CheckWritable(schema_status_, finished_));
   out_.Append(kEndOfStream, sizeof(kEndOfStream));
   finished_ = true;
   return TakeFrom(out_, taken_);
@@ -79,7 +80,8 @@ FileWriter::FileWriter(SchemaPtr schema, WriteOptions options)
       serializer_(std::make_unique<RecordBatchSerializer>(options)) {
   out_.Append(kFileMagic.data(), kFileMagic.size());
   out_.AppendZeros(static_cast<size_t>(kFileHeaderSize) - kFileMagic.size());
-  AppendSchemaMessage(*schema_, out_);
+  schema_status_ = AppendSchemaMessage(*schema_, options_.limits, out_).status();
+  if (!schema_status_.ok()) out_.Clear();
 }
 
 FileWriter::FileWriter(FileWriter&&) noexcept = default;
@@ -87,7 +89,7 @@ FileWriter& FileWriter::operator=(FileWriter&&) noexcept = default;
 FileWriter::~FileWriter() = default;
 
 Status FileWriter::WriteBatch(const RecordBatch& batch) {
-  HIGGINS_RETURN_IF_ERROR(CheckWritable(finished_));
+  HIGGINS_RETURN_IF_ERROR(CheckWritable(schema_status_, finished_));
   HIGGINS_RETURN_IF_ERROR(CheckBatchSchema(*schema_, batch));
   const auto offset = static_cast<int64_t>(size());
   HIGGINS_ASSIGN_OR_RETURN(MessageExtent extent, serializer_->Append(batch, out_));
@@ -96,12 +98,14 @@ Status FileWriter::WriteBatch(const RecordBatch& batch) {
 }
 
 Result<Buffer> FileWriter::Finish() {
-  HIGGINS_RETURN_IF_ERROR(CheckWritable(finished_));
-  out_.Append(kEndOfStream, sizeof(kEndOfStream));
+  HIGGINS_RETURN_IF_ERROR(CheckWritable(schema_status_, finished_));
   std::vector<FileBlock> blocks;
   blocks.reserve(blocks_.size());
   for (const Block& b : blocks_) blocks.push_back({b.offset, b.metadata_length, b.body_length});
   const std::vector<uint8_t> footer = EncodeFooter(*schema_, blocks);
+  HIGGINS_RETURN_IF_ERROR(
+      CheckMetadataSize(static_cast<int64_t>(footer.size()), options_.limits, "file footer"));
+  out_.Append(kEndOfStream, sizeof(kEndOfStream));
   out_.Append(footer.data(), footer.size());
   uint8_t length[4];
   bit_util::StoreLE<int32_t>(length, static_cast<int32_t>(footer.size()));

@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "arrow/ipc/options.h"
-#include "common/buffer.h"
 #include "arrow/record_batch.h"
 #include "common/buffer.h"
 
@@ -15,13 +14,23 @@ class RecordBatchSerializer;
 /// Writes an Arrow IPC stream into memory: schema message, one message per batch, end-of-stream
 /// marker. Every message is 8-byte aligned and padded; sliced arrays are rebased; metadata
 /// version V5. Sans-I/O: the caller takes the bytes and does the I/O. Not thread-safe.
+///
+/// The writer produces nothing that a reader with options.limits (by default the readers'
+/// defaults) would refuse: it returns an error instead (see WriteOptions::limits).
 class StreamWriter {
  public:
+  /// Writes the schema message. If the schema cannot be written (ResourceExhausted for more
+  /// than max_fields fields or metadata above max_metadata_bytes, InvalidArgument for strings
+  /// that are not UTF-8), nothing is written and every call returns that error (see status()).
   StreamWriter(SchemaPtr schema, WriteOptions options = {});
+
+  /// OK, or the error that keeps the schema from being written.
+  const Status& status() const { return schema_status_; }
 
   /// Appends one batch. Its fields must match the writer's schema in name, type and
   /// nullability (InvalidArgument otherwise); metadata is always the writer's. A batch whose
-  /// buffers are too small for its slots is InvalidArgument and nothing is written.
+  /// buffers are too small for its slots is InvalidArgument, one over a limit (rows, metadata,
+  /// body) ResourceExhausted; nothing is written then and the writer stays usable.
   Status WriteBatch(const RecordBatch& batch);
   /// Appends the end-of-stream marker and returns all bytes written (those not already handed
   /// out by TakeBytes); the writer is then done and further calls return InvalidArgument.
@@ -42,6 +51,7 @@ class StreamWriter {
  private:
   SchemaPtr schema_;
   WriteOptions options_;
+  Status schema_status_;
   BufferBuilder out_;
   size_t taken_ = 0;
   std::unique_ptr<RecordBatchSerializer> serializer_;
@@ -52,11 +62,16 @@ class StreamWriter {
 /// Block per batch, footer length, "ARROW1". Not thread-safe.
 class FileWriter {
  public:
+  /// As StreamWriter's constructor (the leading magic is not written either on error).
   FileWriter(SchemaPtr schema, WriteOptions options = {});
+  /// As StreamWriter::status().
+  const Status& status() const { return schema_status_; }
   /// As StreamWriter::WriteBatch; also records the batch's footer Block.
   Status WriteBatch(const RecordBatch& batch);
   /// Appends the end-of-stream marker, the footer and the trailing magic; returns the bytes not
-  /// yet taken. The writer is then done.
+  /// yet taken. The writer is then done. ResourceExhausted, with nothing appended, when the
+  /// footer (24 bytes per batch plus the schema) exceeds limits.max_metadata_bytes: with the
+  /// default 16 MiB, from about 700 000 batches on.
   Result<Buffer> Finish();
   /// As StreamWriter::TakeBytes (the footer's offsets stay absolute file positions).
   Buffer TakeBytes();
@@ -74,6 +89,7 @@ class FileWriter {
   };
   SchemaPtr schema_;
   WriteOptions options_;
+  Status schema_status_;
   BufferBuilder out_;
   size_t taken_ = 0;
   std::unique_ptr<RecordBatchSerializer> serializer_;

@@ -175,6 +175,30 @@ TEST_P(CompressedWriterTest, IncompressibleBufferIsStoredRaw) {
   EXPECT_TRUE(read->batches[0].Equals(*batch));
 }
 
+TEST_P(CompressedWriterTest, BufferLargerThanReadersDecompressIsStoredRaw) {
+  // Compressible, but readers with these limits refuse to decompress 8000 bytes into a buffer.
+  std::vector<std::optional<int64_t>> zeros(1000, int64_t{0});
+  const SchemaPtr schema = MakeSchema({Field("z", DataType::Int64(), false)});
+  auto batch =
+      RecordBatch::Make(schema, 1000, {testing::MakePrimitive<int64_t>(DataType::Int64(), zeros)});
+  ASSERT_TRUE(batch.ok());
+  WriteOptions options;
+  options.compression = GetParam();
+  options.limits.max_decompressed_buffer_bytes = 4096;
+  auto bytes = WriteStream(schema, {*batch}, options);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  const auto messages = WalkStream(*bytes);
+  ASSERT_EQ(messages.size(), 2u);
+  const RecordBatchHeader& header = messages[1].metadata.batch;
+  EXPECT_EQ(bit_util::LoadLE<int64_t>(messages[1].body + header.buffers[1].offset), -1);
+
+  ReadOptions read_options;
+  read_options.limits = options.limits;
+  auto read = ReadStream(*bytes, read_options);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_TRUE(read->batches[0].Equals(*batch));
+}
+
 INSTANTIATE_TEST_SUITE_P(Codecs, CompressedWriterTest,
                          ::testing::Values(Compression::kLz4Frame, Compression::kZstd),
                          [](const auto& info) { return std::string(CompressionName(info.param)); });
@@ -281,6 +305,154 @@ TEST(WriterTest, ArrayWithShortBufferIsRejectedNotRead) {
   const Status st = writer.WriteBatch(*batch);
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << st.ToString();
   EXPECT_NE(st.message().find("'x'"), std::string::npos) << st.message();
+  EXPECT_EQ(writer.size(), before);
+}
+
+void ExpectError(const Status& st, StatusCode code, const std::string& message) {
+  EXPECT_EQ(st.code(), code) << st.ToString();
+  EXPECT_EQ(st.message(), message);
+}
+
+// A writer whose schema a reader would refuse writes nothing and reports why on every call.
+void ExpectSchemaRefused(const SchemaPtr& schema, const WriteOptions& options, StatusCode code,
+                         const std::string& message) {
+  StreamWriter stream(schema, options);
+  ExpectError(stream.status(), code, message);
+  EXPECT_EQ(stream.size(), 0u);
+  ExpectError(stream.Finish().status(), code, message);
+  FileWriter file(schema, options);
+  EXPECT_EQ(file.size(), 0u) << "not even the magic";
+  ExpectError(file.WriteBatch(RecordBatch()), code, message);
+  ExpectError(WriteStream(schema, {}, options).status(), code, message);
+  ExpectError(WriteFile(schema, {}, options).status(), code, message);
+}
+
+TEST(WriterTest, SchemaWithMoreFieldsThanReadersAcceptIsNotWritten) {
+  const int limit = IpcLimits{}.max_fields;
+  std::vector<Field> fields;
+  for (int i = 0; i <= limit; ++i)
+    fields.push_back(Field("f" + std::to_string(i), DataType::Int8()));
+  ExpectSchemaRefused(MakeSchema(fields), {}, StatusCode::kResourceExhausted,
+                      "schema has 10001 fields, more than the limit of 10000");
+  fields.pop_back();
+  const ReadResult read = RoundTrip(MakeSchema(fields), {}, false);
+  ASSERT_NE(read.schema, nullptr);
+  EXPECT_EQ(read.schema->num_fields(), static_cast<size_t>(limit));
+}
+
+TEST(WriterTest, SchemaMetadataAboveReadersLimitIsNotWritten) {
+  const int64_t limit = IpcLimits{}.max_metadata_bytes;
+  const SchemaPtr schema = MakeSchema({Field("x", DataType::Int8())},
+                                      {{"blob", std::string(static_cast<size_t>(limit), 'x')}});
+  StreamWriter writer(schema);
+  EXPECT_EQ(writer.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(writer.status().message().find(" bytes exceeds the metadata limit of 16777216"),
+            std::string::npos)
+      << writer.status().ToString();
+
+  WriteOptions options;
+  const std::vector<uint8_t> message = EncodeSchemaMessage(*SimpleSchema());
+  const int64_t padded = bit_util::RoundUp(8 + static_cast<int64_t>(message.size()), 8) - 8;
+  options.limits.max_metadata_bytes = padded - 1;
+  ExpectSchemaRefused(SimpleSchema(), options, StatusCode::kResourceExhausted,
+                      "schema message of " + std::to_string(padded) +
+                          " bytes exceeds the metadata limit of " + std::to_string(padded - 1));
+  options.limits.max_metadata_bytes = padded;
+  EXPECT_TRUE(StreamWriter(SimpleSchema(), options).status().ok());
+}
+
+TEST(WriterTest, SchemaStringsThatAreNotUtf8AreNotWritten) {
+  const std::string bad =
+      "a\xFF"
+      "b";
+  ExpectSchemaRefused(MakeSchema({Field("x", DataType::Int8()), Field(bad, DataType::Int8())}), {},
+                      StatusCode::kInvalidArgument, "the name of field 1 is not valid UTF-8");
+  ExpectSchemaRefused(MakeSchema({Field("x", DataType::Int8(), true, {{"k", bad}})}), {},
+                      StatusCode::kInvalidArgument,
+                      "field 'x': custom metadata value of key 'k' is not valid UTF-8");
+  ExpectSchemaRefused(MakeSchema({Field("x", DataType::Int8())}, {{bad, "v"}}), {},
+                      StatusCode::kInvalidArgument,
+                      "schema: custom metadata key 0 is not valid UTF-8");
+  ExpectSchemaRefused(MakeSchema({Field("t", DataType::Timestamp(TimeUnit::kSecond, bad))}), {},
+                      StatusCode::kInvalidArgument, "field 't': time zone is not valid UTF-8");
+}
+
+TEST(WriterTest, BatchWithMoreRowsThanReadersAcceptIsNotWrittenAndTheWriterStaysUsable) {
+  // Null columns cost nothing per row: the default limit is reachable in memory.
+  const SchemaPtr nulls = MakeSchema({Field("n", DataType::Null())});
+  const int64_t limit = IpcLimits{}.max_batch_rows;
+  auto huge = RecordBatch::Make(nulls, limit + 1, {MakeNullArray(DataType::Null(), limit + 1)});
+  ASSERT_TRUE(huge.ok());
+  for (bool file : {false, true}) {
+    StreamWriter stream(nulls);
+    FileWriter file_writer(nulls);
+    const size_t before = file ? file_writer.size() : stream.size();
+    const Status st = file ? file_writer.WriteBatch(*huge) : stream.WriteBatch(*huge);
+    ExpectError(st, StatusCode::kResourceExhausted,
+                "record batch of 2147483648 rows exceeds the limit of 2147483647");
+    EXPECT_EQ(file ? file_writer.size() : stream.size(), before);
+    EXPECT_TRUE((file ? file_writer.WriteBatch(huge->Slice(0, limit))
+                      : stream.WriteBatch(huge->Slice(0, limit)))
+                    .ok());
+    auto bytes = file ? file_writer.Finish() : stream.Finish();
+    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+    auto read = ReadStreamOrFile(*bytes);
+    ASSERT_TRUE(read.ok()) << read.status().ToString();
+    EXPECT_EQ(read->batches.at(0).num_rows(), limit);
+  }
+}
+
+TEST(WriterTest, BatchBodyAboveReadersLimitIsNotWritten) {
+  WriteOptions options;
+  options.limits.max_body_bytes = 16;
+  StreamWriter writer(SimpleSchema(), options);
+  const size_t before = writer.size();
+  const Status st = writer.WriteBatch(SimpleBatch(5));
+  EXPECT_EQ(st.code(), StatusCode::kResourceExhausted) << st.ToString();
+  EXPECT_NE(st.message().find("record batch body of "), std::string::npos) << st.ToString();
+  EXPECT_NE(st.message().find(" bytes exceeds the limit of 16"), std::string::npos);
+  EXPECT_EQ(writer.size(), before);
+}
+
+TEST(WriterTest, BatchMetadataAboveReadersLimitIsNotWritten) {
+  // Many unnamed int64 columns: each costs a node and two buffers (48 bytes) in a batch message,
+  // less in the schema message, so a limit between the two sizes refuses only the batch.
+  std::vector<Field> fields(100, Field("", DataType::Int64(), false));
+  const SchemaPtr schema = MakeSchema(fields);
+  std::vector<Array> columns(100, testing::MakePrimitive<int64_t>(DataType::Int64(), {1}));
+  auto batch = RecordBatch::Make(schema, 1, columns);
+  ASSERT_TRUE(batch.ok());
+  auto bytes = WriteStream(schema, {*batch});
+  ASSERT_TRUE(bytes.ok());
+  const auto messages = WalkStream(*bytes);
+  ASSERT_EQ(messages.size(), 2u);
+  const auto schema_size = bit_util::LoadLE<int32_t>(bytes->data() + 4);
+  const auto batch_size = bit_util::LoadLE<int32_t>(bytes->data() + messages[1].offset + 4);
+  ASSERT_LT(schema_size, batch_size);
+
+  WriteOptions options;
+  options.limits.max_metadata_bytes = batch_size - 1;
+  StreamWriter writer(schema, options);
+  ASSERT_TRUE(writer.status().ok()) << writer.status().ToString();
+  const size_t before = writer.size();
+  ExpectError(writer.WriteBatch(*batch), StatusCode::kResourceExhausted,
+              "record batch metadata of " + std::to_string(batch_size) +
+                  " bytes exceeds the metadata limit of " + std::to_string(batch_size - 1));
+  EXPECT_EQ(writer.size(), before);
+}
+
+TEST(WriterTest, FileFooterAboveReadersLimitFailsFinish) {
+  WriteOptions options;
+  options.limits.max_metadata_bytes = 1024;
+  FileWriter writer(SimpleSchema(), options);
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(writer.WriteBatch(SimpleBatch(1)).ok());
+  const size_t before = writer.size();
+  auto finished = writer.Finish();
+  EXPECT_EQ(finished.status().code(), StatusCode::kResourceExhausted)
+      << finished.status().ToString();
+  EXPECT_NE(finished.status().message().find("file footer of "), std::string::npos);
+  EXPECT_NE(finished.status().message().find(" bytes exceeds the metadata limit of 1024"),
+            std::string::npos);
   EXPECT_EQ(writer.size(), before);
 }
 
