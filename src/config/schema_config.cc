@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <exception>
 
+#include "config/toml_limits.h"
+
 namespace higgins::config {
 namespace {
 
@@ -159,6 +161,12 @@ Result<std::vector<NamedSchema>> ParseTable(const toml::table& root) {
       problems.Add(*block.node, where, "has no fields");
       continue;
     }
+    if (fields->size() > kMaxSchemaFields) {
+      problems.Add(*block.node, where,
+                   "has " + std::to_string(fields->size()) + " fields, more than the limit of " +
+                       std::to_string(kMaxSchemaFields) + " (that of the Arrow IPC reader)");
+      continue;
+    }
     std::vector<arrow::Field> schema_fields;
     bool ok = true;
     for (const Entry& entry : InFileOrder(*fields)) {
@@ -181,6 +189,7 @@ Result<std::vector<NamedSchema>> ParseTable(const toml::table& root) {
 }  // namespace
 
 Result<std::vector<NamedSchema>> ParseSchemas(std::string_view toml_text) {
+  HIGGINS_RETURN_IF_ERROR(CheckTomlLimits(toml_text));
   // toml++ reports errors by exception; none may leave this function.
   try {
     const toml::table root = toml::parse(toml_text);

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "arrow/ipc/options.h"
+#include "config/toml_limits.h"
+
 namespace higgins::config {
 namespace {
 
@@ -172,6 +175,53 @@ TEST(SchemaConfigTest, TomlSyntaxErrorsGiveLineAndColumn) {
             "redefine existing string 'a'");
   const std::string unclosed = ErrorOf("[schema.s]\na = \"int8\n");
   EXPECT_EQ(unclosed.substr(0, 29), "TOML syntax error at line 2, ") << unclosed;
+}
+
+std::string DottedPath(int segments) {
+  std::string path = "a";
+  for (int i = 1; i < segments; ++i) path += ".a";
+  return path;
+}
+
+TEST(SchemaConfigTest, DeepKeysAreRejectedBeforeTheyReachTheTomlParser) {
+  // Both shapes overflowed the stack inside toml++.
+  const std::string header = "[" + DottedPath(150'000) + ".b]\nv = \"int8\"\n";
+  EXPECT_EQ(ErrorOf(header),
+            "line 1: table header nested more than 64 levels deep (counting the segments of the "
+            "table header, of enclosing inline-table keys and of the dotted key)");
+  const std::string dotted = "[schema.x]\n" + DottedPath(150'000) + ".b = \"int8\"\n";
+  Result<std::vector<NamedSchema>> schemas = ParseSchemas(dotted);
+  ASSERT_FALSE(schemas.ok());
+  EXPECT_EQ(schemas.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(schemas.status().message(),
+            "line 2: key nested more than 64 levels deep (counting the segments of the table "
+            "header, of enclosing inline-table keys and of the dotted key)");
+}
+
+TEST(SchemaConfigTest, ConfigurationOverOneMebibyteIsResourceExhausted) {
+  std::string toml = "[schema.s]\nv = { type = \"int8\", metadata = { k = \"";
+  toml += std::string(kMaxConfigBytes, 'x') + "\" } }\n";
+  Result<arrow::SchemaPtr> schema = LoadSchema(toml, "s");
+  ASSERT_FALSE(schema.ok());
+  EXPECT_EQ(schema.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(schema.status().message(), "configuration is " + std::to_string(toml.size()) +
+                                           " bytes, more than the limit of 1048576 (1 MiB)");
+}
+
+std::string WideSchema(size_t fields) {
+  std::string toml = "[schema.w]\n";
+  for (size_t i = 0; i < fields; ++i) toml += "f" + std::to_string(i) + " = \"null\"\n";
+  return toml;
+}
+
+TEST(SchemaConfigTest, MoreFieldsThanTheIpcReaderAcceptsIsAnError) {
+  EXPECT_EQ(kMaxSchemaFields, static_cast<size_t>(arrow::ipc::IpcLimits{}.max_fields));
+  EXPECT_EQ(ErrorOf(WideSchema(kMaxSchemaFields + 1)),
+            "line 1: schema 'w': has 10001 fields, more than the limit of 10000 (that of the "
+            "Arrow IPC reader)");
+  Result<arrow::SchemaPtr> widest = LoadSchema(WideSchema(kMaxSchemaFields), "w");
+  ASSERT_TRUE(widest.ok()) << widest.status().ToString();
+  EXPECT_EQ((*widest)->num_fields(), kMaxSchemaFields);
 }
 
 TEST(SchemaConfigTest, MissingSchemaListsAvailableNames) {

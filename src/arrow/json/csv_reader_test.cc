@@ -81,6 +81,32 @@ TEST(CsvReaderTest, FinalLineWithAndWithoutNewline) {
             1);
 }
 
+TEST(CsvReaderTest, LoneCrAtTheEndOfInputEndsTheLastLine) {
+  SchemaPtr schema = MakeSchema({Field("a", DataType::Int8()), Field("b", DataType::Utf8())});
+  for (std::string_view csv : {"a,b\n1,x\r", "a,b\r\n1,\"x\"\r", "a,b\n1,x\n\r"}) {
+    RecordBatch batch = ReadOk(csv, schema);
+    ASSERT_EQ(batch.num_rows(), 1) << csv;
+    EXPECT_EQ(batch.column(1).BinaryValue(0), "x") << csv;
+  }
+  EXPECT_EQ(ReadOk("a,b\r", schema).num_rows(), 0);  // the header alone
+  RecordBatch ints = ReadOk("b,a\nx,1\r", schema);
+  EXPECT_EQ(ints.column(0).Value<int8_t>(0), 1);
+  // A lone CR anywhere else is data.
+  RecordBatch inner = ReadOk("a,b\n1,x\ry\r", schema);
+  EXPECT_EQ(inner.column(1).BinaryValue(0), "x\ry");
+  ExpectError("b,a\nx,1\r2\n", schema, StatusCode::kInvalidArgument,
+              "row 0, field 'a': int8 expects an integer (got \"1?2\")");
+}
+
+TEST(CsvReaderTest, OneColumnEmptyLineIsSkippedNotANullRow) {
+  SchemaPtr schema = MakeSchema({Field("a", DataType::Int8())});
+  RecordBatch batch = ReadOk("a\n1\n\n2\n", schema);
+  ASSERT_EQ(batch.num_rows(), 2);
+  EXPECT_EQ(batch.column(0).null_count(), 0);
+  ExpectError("a\n1\n\"\"\n", schema, StatusCode::kInvalidArgument,
+              "row 1, field 'a': int8 expects an integer (got \"\")");
+}
+
 TEST(CsvReaderTest, RaggedRowsAreErrors) {
   ExpectError("id,name\n1,a\n2\n", PeopleSchema(), StatusCode::kInvalidArgument,
               "row 1: expected 2 fields, got 1");

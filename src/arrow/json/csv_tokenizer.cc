@@ -7,6 +7,16 @@ namespace {
 
 constexpr size_t kUnset = static_cast<size_t>(-1);
 
+/// The length of the line break at `pos`, or 0: LF, CRLF, or a CR that is the input's last byte
+/// (a lone CR elsewhere is data).
+size_t LineBreakAt(std::string_view bytes, size_t pos) {
+  if (pos >= bytes.size()) return 0;
+  if (bytes[pos] == '\n') return 1;
+  if (bytes[pos] != '\r') return 0;
+  if (pos + 1 == bytes.size()) return 1;
+  return bytes[pos + 1] == '\n' ? 2 : 0;
+}
+
 }  // namespace
 
 CsvTokenizer::CsvTokenizer(std::string_view bytes, char delimiter)
@@ -49,9 +59,7 @@ Result<bool> CsvTokenizer::Next(std::vector<CsvField>* fields) {
   scratch_.clear();
   scratch_fields_.clear();
   // Skip empty lines.
-  while (pos_ < bytes_.size() && (bytes_[pos_] == '\n' || bytes_.substr(pos_, 2) == "\r\n")) {
-    pos_ += bytes_[pos_] == '\n' ? 1 : 2;
-  }
+  while (const size_t line_break = LineBreakAt(bytes_, pos_)) pos_ += line_break;
   if (pos_ >= bytes_.size()) return false;
   while (true) {
     CsvField field;
@@ -62,7 +70,7 @@ Result<bool> CsvTokenizer::Next(std::vector<CsvField>* fields) {
       const size_t start = pos_;
       while (pos_ < bytes_.size()) {
         const char c = bytes_[pos_];
-        if (c == delimiter_ || c == '\n' || (c == '\r' && bytes_.substr(pos_, 2) == "\r\n")) break;
+        if (c == delimiter_ || LineBreakAt(bytes_, pos_) != 0) break;
         if (c == '"') return Status::InvalidArgument("quote inside an unquoted field");
         ++pos_;
       }
@@ -80,12 +88,8 @@ Result<bool> CsvTokenizer::Next(std::vector<CsvField>* fields) {
       }
       continue;
     }
-    if (c == '\n') {
-      ++pos_;
-      break;
-    }
-    if (bytes_.substr(pos_, 2) == "\r\n") {
-      pos_ += 2;
+    if (const size_t line_break = LineBreakAt(bytes_, pos_)) {
+      pos_ += line_break;
       break;
     }
     return Status::InvalidArgument("unexpected text after a closing quote");

@@ -18,8 +18,9 @@ struct CsvField {
 
 /// Splits RFC 4180 CSV into records: fields separated by the delimiter, records by LF or CRLF,
 /// double-quoted fields may hold delimiters, line breaks and "" (one quote). The last record may
-/// end without a line break. Lines that are completely empty are skipped. A UTF-8 byte order
-/// mark at the start is skipped. Sans-I/O: works on the bytes it is given. Not thread-safe.
+/// end without a line break, or with a lone CR (a lone CR elsewhere is data). Lines that are
+/// completely empty are skipped (so a one-column empty line is no record at all). A UTF-8 byte
+/// order mark at the start is skipped. Sans-I/O: works on the bytes it is given. Not thread-safe.
 class CsvTokenizer {
  public:
   CsvTokenizer(std::string_view bytes, char delimiter);

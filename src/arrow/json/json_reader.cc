@@ -60,6 +60,37 @@ JsonFormat DetectFormat(std::string_view bytes, size_t start) {
   return start < bytes.size() && bytes[start] == '[' ? JsonFormat::kArray : JsonFormat::kNdjson;
 }
 
+/// Where non-blank content follows the root array or object of a single document, or nullptr
+/// when there is none (or the root does not close). simdjson rejects a root array or object whose
+/// input does not end with the matching bracket as "ended early" before reading anything, so
+/// this is checked first, on the input's last byte, and the bracket scan runs only then.
+/// `*root_end` is set to one past the root's closing bracket. Strings are skipped; everything
+/// else is left to simdjson.
+const char* TrailingContent(const char* begin, const char* end, const char** root_end) {
+  while (begin < end && IsJsonSpace(*begin)) ++begin;
+  const char* last = end;
+  while (last > begin && IsJsonSpace(last[-1])) --last;
+  if (begin == last || (*begin != '[' && *begin != '{')) return nullptr;
+  if (last[-1] == (*begin == '[' ? ']' : '}')) return nullptr;
+  int64_t depth = 0;
+  for (const char* p = begin; p < last; ++p) {
+    if (*p == '"') {
+      for (++p; p < last && *p != '"'; ++p) {
+        if (*p == '\\') ++p;
+      }
+      if (p >= last) return nullptr;
+    } else if (*p == '[' || *p == '{') {
+      ++depth;
+    } else if ((*p == ']' || *p == '}') && --depth == 0) {
+      *root_end = p + 1;
+      const char* trailing = p + 1;
+      while (trailing < last && IsJsonSpace(*trailing)) ++trailing;
+      return trailing < last ? trailing : nullptr;
+    }
+  }
+  return nullptr;
+}
+
 /// Up to one line of raw input at `location`, for "expected an object" errors.
 std::string ExcerptAt(const char* location, const char* end) {
   const char* line_end = std::find(location, end, '\n');
@@ -97,10 +128,17 @@ class Reader {
   /// iterate_many() for one large document.)
   Status RunSingle(od::parser* parser, size_t start, JsonFormat format) {
     const char* begin = data_ + start;
-    const size_t size = static_cast<size_t>(end_ - begin);
     const bool array = format == JsonFormat::kArray;
+    const char* what = array ? "content after the array" : "more than one JSON value";
+    // With content after the root, only the root is parsed (the bytes after it serve as
+    // simdjson's padding, whose contents do not matter), so that its rows are read and checked
+    // first, as when simdjson finds the trailing content itself.
+    const char* root_end = end_;
+    const char* trailing = TrailingContent(begin, end_, &root_end);
+    const size_t size = static_cast<size_t>(root_end - begin);
+    const size_t capacity = static_cast<size_t>(end_ - begin) + simdjson::SIMDJSON_PADDING;
     od::document document;
-    const simdjson::padded_string_view view(begin, size, size + simdjson::SIMDJSON_PADDING);
+    const simdjson::padded_string_view view(begin, size, capacity);
     if (auto error = parser->iterate(view).get(document)) {
       if (error == simdjson::EMPTY) {
         return Status::InvalidArgument(array ? "expected a JSON array, got no JSON value"
@@ -113,10 +151,9 @@ class Reader {
     } else {
       HIGGINS_RETURN_IF_ERROR(ReadDocumentRow(document, begin));
     }
-    const char* trailing = nullptr;
+    if (trailing != nullptr) return rows_.Malformed(what, trailing);
     if (document.current_location().get(trailing) == simdjson::SUCCESS) {
-      return rows_.Malformed(array ? "content after the array" : "more than one JSON value",
-                             trailing);
+      return rows_.Malformed(what, trailing);
     }
     return Status::OK();
   }

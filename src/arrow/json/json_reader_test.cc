@@ -211,6 +211,40 @@ TEST(JsonReaderTest, MalformedJson) {
               "row 1: malformed JSON near byte 9: " + std::string(kImproperStructure));
 }
 
+TEST(JsonReaderTest, ContentAfterTheArrayOfAnyKindIsReportedWithItsPosition) {
+  SchemaPtr schema = MakeSchema({Field("v", DataType::Int32())});
+  // simdjson alone reports input that does not end with the root's bracket as "ended early".
+  for (std::string_view tail :
+       {"x", "5", "{}", ",", "null", "[1]", "]", "}", "\"a]\"", "[\"", "\xFF"}) {
+    ExpectError(R"([{"v":1}] )" + std::string(tail) + " \n", schema, StatusCode::kInvalidArgument,
+                "row 1: malformed JSON near byte 10: content after the array");
+  }
+  SchemaPtr with_string = MakeSchema({Field("v", DataType::Int32()), Field("s", DataType::Utf8())});
+  ExpectError(R"( [{"v":1},{"s":"]}\"["}]x)", with_string, StatusCode::kInvalidArgument,
+              "row 2: malformed JSON near byte 24: content after the array");
+  // The rows come first in the input, so their errors come first.
+  ExpectError(R"([{"v":1},{"v":"a"}] x)", schema, StatusCode::kInvalidArgument,
+              "row 1, field 'v': int32 expects an integer (got \"a\")");
+  JsonReadOptions array_only;
+  array_only.format = JsonFormat::kArray;
+  ExpectError(R"({"v":1} x)", schema, StatusCode::kInvalidArgument,
+              R"(expected a JSON array of objects (got {"v":1} x))", array_only);
+  // An array that never closes is still reported as such.
+  ExpectError(R"([{"v":1}, {"v":2})", schema, StatusCode::kInvalidArgument,
+              "row 0: malformed JSON near byte 0: JSON document ended early in the middle of an "
+              "object or array.");
+}
+
+TEST(JsonReaderTest, ContentAfterTheOneObjectIsReportedWithItsPosition) {
+  SchemaPtr schema = MakeSchema({Field("v", DataType::Int32())});
+  JsonReadOptions object_only;
+  object_only.format = JsonFormat::kObject;
+  for (std::string_view tail : {"x", "5", "[]", ",", "null", "{}"}) {
+    ExpectError(R"({"v":1} )" + std::string(tail), schema, StatusCode::kInvalidArgument,
+                "row 1: malformed JSON near byte 8: more than one JSON value", object_only);
+  }
+}
+
 TEST(JsonReaderTest, RowsMustBeObjects) {
   SchemaPtr schema = MakeSchema({Field("n", DataType::Int32())});
   ExpectError(R"([{"n":1}, 5])", schema, StatusCode::kInvalidArgument,

@@ -72,6 +72,11 @@ TEST(JsonTypesTest, Floats) {
   Array f16 = ReadOk(DataType::Float16(), {"0.5", "-2"});
   EXPECT_EQ(HalfToFloat(f16.Value<uint16_t>(0)), 0.5f);
   EXPECT_EQ(HalfToFloat(f16.Value<uint16_t>(1)), -2.0f);
+  Array f16_rounded = ReadOk(DataType::Float16(), {"1.000488281250001", "65519.99999"});
+  EXPECT_EQ(HalfToFloat(f16_rounded.Value<uint16_t>(0)), 1.0009765625f);
+  EXPECT_EQ(HalfToFloat(f16_rounded.Value<uint16_t>(1)), 65504.0f);
+  EXPECT_EQ(ErrorOf(DataType::Float16(), "65520"),
+            "row 0, field 'v': out of range for float16 (got 65520)");
   EXPECT_EQ(ErrorOf(DataType::Float32(), "1e39"),
             "row 0, field 'v': out of range for float32 (got 1e39)");
   EXPECT_EQ(ErrorOf(DataType::Float64(), "true"),

@@ -69,7 +69,9 @@ void AppendFloat(T value, std::string* out) {
   out->append(digits, result.ptr);
 }
 
-/// The fewest significant digits that read back (as a float, then rounded to half) as `bits`.
+/// The fewest significant digits that read back as `bits` the way ReadJson reads them: rounded
+/// once to half from the text's value, which for the text written here is DoubleToHalf of the
+/// nearest double (JsonWriterTest.EveryHalfFloatRoundTrips checks every half).
 void AppendHalf(uint16_t bits, std::string* out) {
   const float value = HalfToFloat(bits);
   if (AppendNonFinite(value, out)) return;
@@ -77,9 +79,9 @@ void AppendHalf(uint16_t bits, std::string* out) {
   for (int precision = 1; precision <= 9; ++precision) {
     const auto result = std::to_chars(digits, digits + sizeof(digits), value,
                                       std::chars_format::general, precision);
-    float back = 0;
+    double back = 0;
     std::from_chars(digits, result.ptr, back);
-    if (FloatToHalf(back) == bits || precision == 9) {
+    if (DoubleToHalf(back) == bits || precision == 9) {
       out->append(digits, result.ptr);
       return;
     }

@@ -194,5 +194,39 @@ TEST(JsonWriterTest, KeysAreEscaped) {
   EXPECT_TRUE(back->Equals(*batch));
 }
 
+TEST(JsonWriterTest, DecimalWiderThanItsPrecisionIsWrittenButNotReadBack) {
+  // Other Arrow writers produce such values and the IPC reader accepts them (docs/json.md).
+  ArrayBuilder builder(DataType::Decimal128(5, 2));
+  builder.AppendDecimal128(1234567);
+  Result<RecordBatch> batch = RecordBatch::Make(
+      MakeSchema({Field("d", DataType::Decimal128(5, 2))}), 1, {builder.Finish()});
+  ASSERT_TRUE(batch.ok());
+  std::string out;
+  WriteNdjson(*batch, &out);
+  EXPECT_EQ(out, "{\"d\":\"12345.67\"}\n");
+  Result<RecordBatch> back = ReadJson(out, batch->schema());
+  ASSERT_FALSE(back.ok());
+  EXPECT_EQ(back.status().code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(back.status().message(),
+            "row 0, field 'd': out of range for decimal(5,2) (got \"12345.67\")");
+}
+
+TEST(JsonWriterTest, DuplicateFieldNamesAreWrittenButNotReadBack) {
+  ArrayBuilder first(DataType::Int8());
+  first.AppendPrimitive<int8_t>(1);
+  ArrayBuilder second(DataType::Int8());
+  second.AppendPrimitive<int8_t>(2);
+  Result<RecordBatch> batch =
+      RecordBatch::Make(MakeSchema({Field("a", DataType::Int8()), Field("a", DataType::Int8())}), 1,
+                        {first.Finish(), second.Finish()});
+  ASSERT_TRUE(batch.ok());
+  std::string out;
+  WriteNdjson(*batch, &out);
+  EXPECT_EQ(out, "{\"a\":1,\"a\":2}\n");
+  Result<RecordBatch> back = ReadJson(out, batch->schema());
+  ASSERT_FALSE(back.ok());
+  EXPECT_EQ(back.status().message(), "row 0, field 'a': duplicate key");
+}
+
 }  // namespace
 }  // namespace higgins::arrow::json

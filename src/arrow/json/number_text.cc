@@ -46,6 +46,17 @@ Significand Normalize(const NumberParts& parts) {
   return s;
 }
 
+bool IsZero(const Significand& s) {
+  return s.int_part.empty() && s.frac_part.empty();
+}
+
+/// Digit `i` of the significand's digits (int_part then frac_part), '0' past their end.
+char DigitAt(const Significand& s, size_t i) {
+  if (i < s.int_part.size()) return s.int_part[i];
+  i -= s.int_part.size();
+  return i < s.frac_part.size() ? s.frac_part[i] : '0';
+}
+
 }  // namespace
 
 bool SplitJsonNumber(std::string_view text, NumberParts* parts) {
@@ -86,10 +97,22 @@ bool SplitJsonNumber(std::string_view text, NumberParts* parts) {
   return pos == n;
 }
 
-int64_t FractionalDigits(const NumberParts& parts) {
-  const Significand s = Normalize(parts);
-  if (s.int_part.empty() && s.frac_part.empty()) return 0;  // zero
-  return s.power < 0 ? -s.power : 0;
+int CompareMagnitudes(const NumberParts& a, const NumberParts& b) {
+  const Significand x = Normalize(a);
+  const Significand y = Normalize(b);
+  if (IsZero(x) || IsZero(y)) return IsZero(x) == IsZero(y) ? 0 : (IsZero(x) ? -1 : 1);
+  // Without leading zeros, the number of digits plus the power orders the magnitudes.
+  const size_t x_digits = x.int_part.size() + x.frac_part.size();
+  const size_t y_digits = y.int_part.size() + y.frac_part.size();
+  const int64_t x_order = static_cast<int64_t>(x_digits) + x.power;
+  const int64_t y_order = static_cast<int64_t>(y_digits) + y.power;
+  if (x_order != y_order) return x_order < y_order ? -1 : 1;
+  for (size_t i = 0; i < std::max(x_digits, y_digits); ++i) {
+    const char dx = DigitAt(x, i);
+    const char dy = DigitAt(y, i);
+    if (dx != dy) return dx < dy ? -1 : 1;
+  }
+  return 0;
 }
 
 IntegralResult ParseIntegral(std::string_view text, __int128* value) {
@@ -137,6 +160,27 @@ IntegralResult ParseIntegral(std::string_view text, __int128* value) {
   if (magnitude > kMax) return IntegralResult::kOverflow;
   *value = parts.negative ? -static_cast<__int128>(magnitude) : static_cast<__int128>(magnitude);
   return IntegralResult::kOk;
+}
+
+DecimalResult ScaleDecimal(const NumberParts& parts, int precision, int scale, __int128* unscaled) {
+  const Significand s = Normalize(parts);
+  if (s.int_part.empty() && s.frac_part.empty()) {
+    *unscaled = 0;
+    return DecimalResult::kOk;
+  }
+  // value = digits * 10^power, so unscaled = digits * 10^(power + scale). The power is bounded
+  // by the saturated exponent (+-1e9) and the input size, so this cannot overflow.
+  const int64_t zeros = s.power + scale;
+  if (zeros < 0) return DecimalResult::kTooManyFractionalDigits;
+  const int64_t digits = static_cast<int64_t>(s.int_part.size() + s.frac_part.size()) + zeros;
+  if (digits > precision) return DecimalResult::kOverflow;
+  // At most 38 digits: fits in an int128 (10^38 < 2^127).
+  __int128 v = 0;
+  for (char c : s.int_part) v = v * 10 + (c - '0');
+  for (char c : s.frac_part) v = v * 10 + (c - '0');
+  for (int64_t i = 0; i < zeros; ++i) v *= 10;
+  *unscaled = parts.negative ? -v : v;
+  return DecimalResult::kOk;
 }
 
 }  // namespace higgins::arrow::json

@@ -16,9 +16,8 @@ struct NumberParts {
 /// Splits `text` into parts; false when it is not exactly one JSON number.
 bool SplitJsonNumber(std::string_view text, NumberParts* parts);
 
-/// Digits after the decimal point needed to write the number exactly: 0 for integral values
-/// ("3.0", "1.5e1", "100e-2"), 2 for "12.345e1".
-int64_t FractionalDigits(const NumberParts& parts);
+/// The sign (-1, 0, 1) of |a| - |b|, exact whatever the number of digits.
+int CompareMagnitudes(const NumberParts& a, const NumberParts& b);
 
 enum class IntegralResult { kOk, kNotANumber, kFraction, kOverflow };
 
@@ -26,5 +25,14 @@ enum class IntegralResult { kOk, kNotANumber, kFraction, kOverflow };
 /// rounding. kFraction when the value has a fractional part, kOverflow when its magnitude does
 /// not fit in an int128 (values up to +-(2^127 - 1) are exact).
 IntegralResult ParseIntegral(std::string_view text, __int128* value);
+
+enum class DecimalResult { kOk, kTooManyFractionalDigits, kOverflow };
+
+/// The exact value of a JSON number as a decimal128(precision, scale) unscaled integer
+/// (value * 10^scale), analysed like ParseIntegral so that integers and decimals treat exponents
+/// alike: zero with any exponent is 0; kTooManyFractionalDigits when the value needs more than
+/// `scale` fractional digits (no rounding); kOverflow when it needs more than `precision` digits,
+/// however large the exponent. Requires 1 <= precision <= 38 and 0 <= scale <= precision.
+DecimalResult ScaleDecimal(const NumberParts& parts, int precision, int scale, __int128* unscaled);
 
 }  // namespace higgins::arrow::json

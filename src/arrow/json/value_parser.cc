@@ -1,10 +1,10 @@
 #include "arrow/json/value_parser.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
 
-#include "arrow/decimal.h"
 #include "arrow/float16.h"
 #include "arrow/json/base64.h"
 #include "arrow/json/number_text.h"
@@ -109,9 +109,7 @@ Status AppendIntegerText(ArrayBuilder* builder, std::string_view text) {
 
 void AppendFloatValue(ArrayBuilder* builder, double v) {
   switch (builder->type().id()) {
-    case TypeId::kFloat16:
-      builder->AppendPrimitive<uint16_t>(FloatToHalf(static_cast<float>(v)));
-      break;
+    case TypeId::kFloat16: builder->AppendPrimitive<uint16_t>(DoubleToHalf(v)); break;
     case TypeId::kFloat32: builder->AppendPrimitive<float>(static_cast<float>(v)); break;
     default: builder->AppendPrimitive<double>(v); break;
   }
@@ -137,24 +135,60 @@ bool ParseFloat(std::string_view text, const NumberParts& parts, T* out) {
   return true;
 }
 
+/// The value of a half's magnitude bits as a double; infinity counts as 65536, the next step
+/// after 65504, so that 65520 is halfway between the largest half and overflow.
+double HalfMagnitude(uint16_t magnitude) {
+  return magnitude == 0x7C00 ? 65536.0 : static_cast<double>(HalfToFloat(magnitude));
+}
+
+/// The number `parts` rounded to float16, to nearest, ties to even, given `v`, the double
+/// nearest to it. DoubleToHalf(v) is that, except when v lies exactly halfway between two halves
+/// while the number does not (it has more digits than a double holds): then the side of the
+/// halfway point the number lies on decides.
+uint16_t RoundToHalf(double v, const NumberParts& parts) {
+  const uint16_t half = DoubleToHalf(v);
+  const double a = std::fabs(v);
+  if (!(a < 65536.0)) return half;  // NaN, infinity, or far beyond the largest half
+  const auto magnitude = static_cast<uint16_t>(half & 0x7FFF);
+  const double h = HalfMagnitude(magnitude);
+  if (h == a) return half;
+  const auto other = static_cast<uint16_t>(h < a ? magnitude + 1 : magnitude - 1);
+  if ((h + HalfMagnitude(other)) / 2 != a) return half;  // exact: both are halves
+  // A halfway point has at most 30 significant decimal digits; 40 is exact.
+  char digits[64];
+  const auto written =
+      std::to_chars(digits, digits + sizeof(digits), a, std::chars_format::scientific, 40);
+  NumberParts halfway;
+  if (written.ec != std::errc() ||
+      !SplitJsonNumber(std::string_view(digits, static_cast<size_t>(written.ptr - digits)),
+                       &halfway)) {
+    return half;
+  }
+  const int side = CompareMagnitudes(parts, halfway);
+  if (side == 0) return half;  // a true tie, rounded to even
+  const uint16_t nearer = side > 0 ? std::max(magnitude, other) : std::min(magnitude, other);
+  return static_cast<uint16_t>((half & 0x8000) | nearer);
+}
+
 Status AppendFloatText(ArrayBuilder* builder, std::string_view text) {
   NumberParts parts;
   if (!SplitJsonNumber(text, &parts)) return WrongKind(builder->type(), Excerpt(text));
-  if (builder->type().id() == TypeId::kFloat64) {
-    double v = 0;
+  if (builder->type().id() == TypeId::kFloat32) {
+    float v = 0;
     if (!ParseFloat(text, parts, &v)) return OutOfRangeError(builder->type(), text, false);
-    builder->AppendPrimitive<double>(v);
+    builder->AppendPrimitive<float>(v);
     return Status::OK();
   }
-  float v = 0;
+  double v = 0;
   if (!ParseFloat(text, parts, &v)) return OutOfRangeError(builder->type(), text, false);
   if (builder->type().id() == TypeId::kFloat16) {
-    const uint16_t half = FloatToHalf(v);
+    // Rounded once, from the text's exact value (text -> float -> half rounded twice).
+    const uint16_t half = RoundToHalf(v, parts);
     if ((half & 0x7FFF) == 0x7C00) return OutOfRangeError(builder->type(), text, false);
     builder->AppendPrimitive<uint16_t>(half);
     return Status::OK();
   }
-  builder->AppendPrimitive<float>(v);
+  builder->AppendPrimitive<double>(v);
   return Status::OK();
 }
 
@@ -165,21 +199,17 @@ Status AppendDecimalText(ArrayBuilder* builder, std::string_view text, bool quot
     return Error(StatusCode::kInvalidArgument, "not a decimal number for " + TypeTag(type), text,
                  quoted);
   }
-  if (FractionalDigits(parts) > type.scale()) {
-    return Error(StatusCode::kInvalidArgument,
-                 "more fractional digits than the scale (" + std::to_string(type.scale()) +
-                     ") of " + TypeTag(type),
-                 text, quoted);
+  __int128 unscaled = 0;
+  switch (ScaleDecimal(parts, type.precision(), type.scale(), &unscaled)) {
+    case DecimalResult::kOk: builder->AppendDecimal128(unscaled); return Status::OK();
+    case DecimalResult::kTooManyFractionalDigits:
+      return Error(StatusCode::kInvalidArgument,
+                   "more fractional digits than the scale (" + std::to_string(type.scale()) +
+                       ") of " + TypeTag(type),
+                   text, quoted);
+    case DecimalResult::kOverflow: return OutOfRangeError(type, text, quoted);
   }
-  Result<__int128> unscaled = ParseDecimal(text, type.precision(), type.scale());
-  if (!unscaled.ok()) {
-    if (unscaled.status().code() == StatusCode::kOutOfRange) {
-      return OutOfRangeError(type, text, quoted);
-    }
-    return Error(unscaled.status().code(), "not a valid " + TypeTag(type), text, quoted);
-  }
-  builder->AppendDecimal128(*unscaled);
-  return Status::OK();
+  return Status::Internal("unreachable");
 }
 
 /// Wraps a temporal parse error with the value; OutOfRange names the type.

@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cmath>
 #include <limits>
+#include <string>
 
+#include "arrow/decimal.h"
 #include "arrow/float16.h"
 
 namespace higgins::arrow::json {
@@ -134,6 +137,72 @@ TEST(ValueParserTest, Floats) {
               "out of range for float64 (got 1e400)");
 }
 
+TEST(ValueParserTest, Float16IsRoundedOnceFromTheText) {
+  const DataType half = DataType::Float16();
+  // Through float first, 1.000488281250001 became 1 + 2^-11 exactly, a tie that rounds to 1.
+  EXPECT_EQ(NumberValue<uint16_t>(half, "1.000488281250001"), 0x3C01);  // 1.0009765625
+  EXPECT_EQ(NumberValue<uint16_t>(half, "1.00048828125"), 0x3C00);      // a true tie: to even
+  EXPECT_EQ(NumberValue<uint16_t>(half, "1.0004883"), 0x3C01);
+  // Through float first, 65519.99999 became 65520, which is out of range.
+  EXPECT_EQ(NumberValue<uint16_t>(half, "65519.99999"), 0x7BFF);  // 65504
+  EXPECT_EQ(NumberValue<uint16_t>(half, "-65519.99999"), 0xFBFF);
+  EXPECT_EQ(NumberValue<uint16_t>(half, "5.9604644775390625e-8"), 0x0001);  // 2^-24
+  // Text that the nearest double puts exactly halfway between two halves is rounded by the
+  // side of the halfway point the text itself lies on.
+  EXPECT_EQ(NumberValue<uint16_t>(half, "1.00048828125000000000001"), 0x3C01);
+  EXPECT_EQ(NumberValue<uint16_t>(half, "-1.00048828125000000000001"), 0xBC01);
+  EXPECT_EQ(NumberValue<uint16_t>(half, "1.00048828124999999999999"), 0x3C00);
+  EXPECT_EQ(NumberValue<uint16_t>(half, "1.00146484375"), 0x3C02);  // a true tie: to even
+  EXPECT_EQ(NumberValue<uint16_t>(half, "1.00146484374999999999999"), 0x3C01);
+  EXPECT_EQ(NumberValue<uint16_t>(half, "2.98023223876953125e-8"), 0x0000);  // 2^-25: to even
+  EXPECT_EQ(NumberValue<uint16_t>(half, "2.980232238769531250000001e-8"), 0x0001);
+  EXPECT_EQ(NumberValue<uint16_t>(half, "65519.9999999999999999999"), 0x7BFF);
+  ExpectError(Number(half, "65520.0000000000000000001"), StatusCode::kOutOfRange,
+              "out of range for float16 (got 65520.0000000000000000001)");
+  EXPECT_EQ(NumberValue<uint16_t>(half, "1e-400"), 0x0000);
+  ExpectError(Number(half, "65520"), StatusCode::kOutOfRange,
+              "out of range for float16 (got 65520)");
+  ExpectError(Number(half, "-65520.0000001"), StatusCode::kOutOfRange,
+              "out of range for float16 (got -65520.0000001)");
+  ExpectError(Number(half, "1e400"), StatusCode::kOutOfRange,
+              "out of range for float16 (got 1e400)");
+  Result<Array> from_csv = Parse(half, "1.000488281250001", Form::kText);
+  ASSERT_TRUE(from_csv.ok()) << from_csv.status().ToString();
+  EXPECT_EQ(from_csv->Value<uint16_t>(0), 0x3C01);
+}
+
+TEST(ValueParserTest, EveryFloat16HalfwayPointRoundsByTheSideTheTextIsOn) {
+  const DataType half = DataType::Float16();
+  for (uint16_t bits = 0; bits < 0x7C00; ++bits) {
+    const double low = HalfToFloat(bits);
+    const double high = bits == 0x7BFF ? 65536.0 : HalfToFloat(static_cast<uint16_t>(bits + 1));
+    char digits[64];
+    const auto written = std::to_chars(digits, digits + sizeof(digits), (low + high) / 2,
+                                       std::chars_format::scientific, 40);
+    std::string halfway(digits, written.ptr);
+    const size_t e = halfway.find('e');
+    // "d.ddd" without trailing zeros (nor a trailing '.'): its last digit is not 0.
+    std::string mantissa = halfway.substr(0, e);
+    mantissa.erase(mantissa.find_last_not_of('0') + 1);
+    if (mantissa.back() == '.') mantissa.pop_back();
+    const std::string point = mantissa.size() == 1 ? "." : "";
+    const std::string exponent = halfway.substr(e);
+    const std::string above = mantissa + point + "0000000000000000000001" + exponent;
+    std::string below = mantissa;
+    --below.back();
+    below += point + "9999999999999999999999" + exponent;
+    const uint16_t even = (bits & 1) ? bits + 1 : bits;
+    if (bits == 0x7BFF) {
+      EXPECT_EQ(Number(half, mantissa + exponent).status().code(), StatusCode::kOutOfRange);
+      EXPECT_EQ(Number(half, above).status().code(), StatusCode::kOutOfRange);
+    } else {
+      ASSERT_EQ(NumberValue<uint16_t>(half, mantissa + exponent), even) << halfway;
+      ASSERT_EQ(NumberValue<uint16_t>(half, above), bits + 1) << above;
+    }
+    ASSERT_EQ(NumberValue<uint16_t>(half, below), bits) << below;
+  }
+}
+
 TEST(ValueParserTest, FloatSpecialStrings) {
   Result<Array> nan = String(DataType::Float64(), "NaN");
   ASSERT_TRUE(nan.ok());
@@ -177,6 +246,46 @@ TEST(ValueParserTest, DecimalErrors) {
               "not a decimal number for decimal(22,2) (got \"12,5\")");
   ExpectError(String(type, ""), StatusCode::kInvalidArgument,
               "not a decimal number for decimal(22,2) (got \"\")");
+}
+
+TEST(ValueParserTest, DecimalExponentsAreTreatedLikeIntegerExponents) {
+  const DataType decimal = DataType::Decimal128(5, 2);
+  auto unscaled = [&decimal](std::string_view text) -> std::string {
+    Result<Array> array = Number(decimal, text);
+    return array.ok() ? std::to_string(static_cast<int64_t>(array->Decimal128Value(0)))
+                      : array.status().ToString();
+  };
+  for (std::string_view zero :
+       {"0e999999999", "0.000e99999999999999999999", "-0e-99999999999", "0.0E+1234567890123"}) {
+    EXPECT_EQ(unscaled(zero), "0") << zero;
+    EXPECT_EQ(NumberValue<int8_t>(DataType::Int8(), zero), 0) << zero;
+  }
+  ExpectError(Number(decimal, "1e99999999999999999999"), StatusCode::kOutOfRange,
+              "out of range for decimal(5,2) (got 1e99999999999999999999)");
+  ExpectError(String(decimal, "-1e99999999999999999999"), StatusCode::kOutOfRange,
+              "out of range for decimal(5,2) (got \"-1e99999999999999999999\")");
+  ExpectError(Number(DataType::Int8(), "1e99999999999999999999"), StatusCode::kOutOfRange,
+              "out of range for int8 (got 1e99999999999999999999)");
+  ExpectError(Number(decimal, "1e-99999999999999999999"), StatusCode::kInvalidArgument,
+              "more fractional digits than the scale (2) of decimal(5,2) (got "
+              "1e-99999999999999999999)");
+  EXPECT_EQ(unscaled("12345e-2"), "12345");
+  EXPECT_EQ(unscaled("-0.0123e3"), "-1230");
+  ExpectError(Number(decimal, "123.45e1"), StatusCode::kOutOfRange,
+              "out of range for decimal(5,2) (got 123.45e1)");
+  // Many digits that cancel out against the exponent: exactly 1.
+  const std::string one = "1" + std::string(1'200'000, '0') + "e-1200000";
+  EXPECT_EQ(unscaled(one), "100");
+  const std::string tiny = "0." + std::string(1'200'000, '0') + "1e1200001";
+  EXPECT_EQ(unscaled(tiny), "100");
+  Result<Array> widest = Number(DataType::Decimal128(38, 0), std::string(38, '9'));
+  ASSERT_TRUE(widest.ok()) << widest.status().ToString();
+  EXPECT_TRUE(widest->Decimal128Value(0) == MaxDecimalMagnitude(38));
+  ExpectError(Number(DataType::Decimal128(38, 0), "1e38"), StatusCode::kOutOfRange,
+              "out of range for decimal(38,0) (got 1e38)");
+  Result<Array> smallest = Number(DataType::Decimal128(38, 38), "-1e-38");
+  ASSERT_TRUE(smallest.ok()) << smallest.status().ToString();
+  EXPECT_TRUE(smallest->Decimal128Value(0) == -1);
 }
 
 TEST(ValueParserTest, TemporalStringsAndIntegers) {
