@@ -18,6 +18,7 @@ ipc::ReadOptions SmallLimits() {
   options.limits.max_metadata_bytes = 1 << 20;
   options.limits.max_body_bytes = 16 << 20;
   options.limits.max_decompressed_buffer_bytes = 16 << 20;
+  options.limits.max_batch_rows = 1 << 20;  // CheckBatches visits every row
   return options;
 }
 

@@ -1,6 +1,8 @@
 #include "arrow_commands.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -23,29 +25,47 @@ namespace json = arrow::json;
 constexpr std::string_view kFileMagic = "ARROW1";
 constexpr size_t kChunkBytes = 1 << 20;
 
+// Renders a slice of rows at a time, so output memory stays bounded whatever the batch length.
 Status PrintBatch(const arrow::RecordBatch& batch) {
+  constexpr int64_t kRowsPerWrite = 4096;
   std::string text;
-  json::WriteNdjson(batch, &text);
-  return WriteStdout(text);
+  for (int64_t row = 0; row < batch.num_rows(); row += kRowsPerWrite) {
+    text.clear();
+    json::WriteNdjson(batch.Slice(row, kRowsPerWrite), &text);
+    HIGGINS_RETURN_IF_ERROR(WriteStdout(text));
+  }
+  return Status::OK();
+}
+
+std::string OpenError(const std::string& path) {
+  return "cannot open '" + path + "': " + std::strerror(errno);
 }
 
 // An IPC file needs random access, so it is read whole; a stream is decoded chunk by chunk and
 // printed as batches complete, so `cat` also follows a pipe.
 Status CatArrow(const std::string& path) {
   std::FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return Status::IOError("cannot open '" + path + "'");
+  if (file == nullptr) return Status::IOError(OpenError(path));
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(file == stdin ? nullptr : file,
                                                          &std::fclose);
+  const std::string context = "'" + path + "'";
   std::string chunk;
-  HIGGINS_RETURN_IF_ERROR(ReadChunk(file, kChunkBytes, &chunk));
+  HIGGINS_RETURN_IF_ERROR(ReadChunk(file, kChunkBytes, &chunk).WithContext(context));
   if (chunk.starts_with(kFileMagic)) {
     BufferBuilder all;
     while (!chunk.empty()) {
+      if (all.size() + chunk.size() > kMaxInputBytes) {
+        return Status::ResourceExhausted(context + " is an Arrow IPC file larger than the limit of " +
+                                         std::to_string(kMaxInputBytes >> 20) + " MiB");
+      }
       all.Append(chunk.data(), chunk.size());
-      HIGGINS_RETURN_IF_ERROR(ReadChunk(file, kChunkBytes, &chunk));
+      HIGGINS_RETURN_IF_ERROR(ReadChunk(file, kChunkBytes, &chunk).WithContext(context));
     }
-    HIGGINS_ASSIGN_OR_RETURN(ipc::ReadResult result, ipc::ReadFile(all.Finish()));
-    for (const arrow::RecordBatch& batch : result.batches) HIGGINS_RETURN_IF_ERROR(PrintBatch(batch));
+    auto result = ipc::ReadFile(all.Finish());
+    if (!result.ok()) return result.status().WithContext(context);
+    for (const arrow::RecordBatch& batch : result->batches) {
+      HIGGINS_RETURN_IF_ERROR(PrintBatch(batch));
+    }
     return Status::OK();
   }
   ipc::StreamDecoder decoder;
@@ -56,16 +76,16 @@ Status CatArrow(const std::string& path) {
         decoder
             .Consume(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(chunk.data()),
                                               chunk.size()))
-            .WithContext("'" + path + "'"));
+            .WithContext(context));
     while (auto event = decoder.Poll()) {
       if (event->kind == ipc::StreamDecoder::EventKind::kRecordBatch) {
         HIGGINS_RETURN_IF_ERROR(PrintBatch(event->batch));
       }
     }
-    HIGGINS_RETURN_IF_ERROR(ReadChunk(file, kChunkBytes, &chunk));
+    HIGGINS_RETURN_IF_ERROR(ReadChunk(file, kChunkBytes, &chunk).WithContext(context));
   }
   if (!any) return Status::InvalidArgument("'" + path + "' is empty, not an Arrow IPC stream");
-  return decoder.Close().WithContext("'" + path + "'");
+  return decoder.Close().WithContext(context);
 }
 
 struct ConvertOptions {
@@ -98,9 +118,12 @@ Status Convert(const ConvertOptions& o) {
   return WriteStdout(out.view());
 }
 
-void Report(const Status& st, int* exit_code) {
+void Report(Status st, int* exit_code) {
+  if (st.ok() && std::fflush(stdout) != 0) {
+    st = Status::IOError(std::string("cannot write to standard output: ") + std::strerror(errno));
+  }
   if (st.ok()) {
-    *exit_code = std::fflush(stdout) == 0 ? 0 : 1;
+    *exit_code = 0;
     return;
   }
   std::cerr << "higgins-cli: " << st.ToString() << "\n";

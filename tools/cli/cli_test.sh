@@ -107,7 +107,14 @@ check "unknown schema status" "1" "$code"
 check "unknown schema message" "1" "$(echo "$err" | grep -c "nope")"
 
 err=$("$cli" arrow convert --config "$work/config.toml" --schema amount --to parquet </dev/null 2>&1 >/dev/null); code=$?
-check "bad --to is a usage error" "1" "$([ "$code" -ne 0 ] && echo 1)"
+check "bad --to is a usage error (status 2)" "2" "$code"
+check "bad --to message" "1" "$(echo "$err" | grep -c "parquet")"
+
+if [ -w /dev/full ]; then
+  err=$(echo '{"id":"a","data":1}' | "$cli" arrow convert --config "$work/config.toml" --schema amount 2>&1 >/dev/full); code=$?
+  check "full disk status" "1" "$code"
+  check "full disk message" "1" "$(echo "$err" | grep -c "cannot write to standard output")"
+fi
 
 echo "cli_test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -14,7 +14,7 @@ Status ReadChunk(std::FILE* file, size_t max, std::string* out) {
   return Status::OK();
 }
 
-Result<Buffer> ReadAll(const std::string& path) {
+Result<Buffer> ReadAll(const std::string& path, size_t max_bytes) {
   std::FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (file == nullptr) {
     return Status::IOError("cannot open '" + path + "': " + std::strerror(errno));
@@ -23,6 +23,11 @@ Result<Buffer> ReadAll(const std::string& path) {
   std::vector<char> chunk(1 << 20);
   while (true) {
     size_t n = std::fread(chunk.data(), 1, chunk.size(), file);
+    if (out.size() + n > max_bytes) {
+      if (file != stdin) std::fclose(file);
+      return Status::ResourceExhausted("'" + path + "' is larger than the limit of " +
+                                       std::to_string(max_bytes >> 20) + " MiB");
+    }
     out.Append(chunk.data(), n);
     if (n < chunk.size()) break;
   }

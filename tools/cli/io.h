@@ -9,8 +9,13 @@
 
 namespace higgins::cli {
 
-/// Reads a whole file, or standard input when `path` is "-". Errors: IOError naming the path.
-Result<Buffer> ReadAll(const std::string& path);
+/// Explicit limit on what the CLI reads into memory at once (a whole input to convert, or a whole
+/// Arrow IPC file, which needs random access): 1 GiB.
+inline constexpr size_t kMaxInputBytes = size_t{1} << 30;
+
+/// Reads a whole file, or standard input when `path` is "-". Errors: IOError naming the path and
+/// the reason; ResourceExhausted past `max_bytes`.
+Result<Buffer> ReadAll(const std::string& path, size_t max_bytes = kMaxInputBytes);
 
 /// Reads up to `max` bytes from `file` into `out` (resized to what was read; empty at EOF).
 Status ReadChunk(std::FILE* file, size_t max, std::string* out);

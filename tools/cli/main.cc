@@ -1,6 +1,12 @@
 // higgins-cli: the Higgins command line. `arrow` subcommands work without a broker; broker
 // commands arrive with the broker and client issues.
+//
+// Exit status: 0 on success, 1 when the command failed (the reason is on stderr), 2 for a usage
+// error (unknown option, missing argument).
 #include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <new>
 
 #include "arrow_commands.h"
 
@@ -15,6 +21,13 @@ int main(int argc, char** argv) {
 
   int exit_code = 0;
   higgins::cli::AddArrowCommands(app, &exit_code);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;  // --help exits 0
+  } catch (const std::bad_alloc&) {
+    std::cerr << "higgins-cli: ResourceExhausted: out of memory\n";
+    return 1;
+  }
   return exit_code;
 }
