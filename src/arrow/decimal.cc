@@ -116,14 +116,26 @@ std::string Int128ToString(__int128 value) {
 
 std::string FormatDecimal(__int128 unscaled, int scale) {
   std::string digits = Int128ToString(unscaled);
-  bool negative = !digits.empty() && digits[0] == '-';
-  if (negative) digits.erase(0, 1);
-  if (scale <= 0) return (negative ? "-" : "") + digits + std::string(static_cast<size_t>(-scale), '0');
-  if (digits.size() <= static_cast<size_t>(scale)) {
-    digits.insert(0, static_cast<size_t>(scale) + 1 - digits.size(), '0');
+  const bool negative = digits[0] == '-';
+  std::string_view magnitude(digits);
+  if (negative) magnitude.remove_prefix(1);
+  std::string out = negative ? "-" : "";
+  if (scale <= 0) {
+    out += magnitude;
+    out.append(static_cast<size_t>(-scale), '0');
+    return out;
   }
-  digits.insert(digits.size() - static_cast<size_t>(scale), ".");
-  return (negative ? "-" : "") + digits;
+  const size_t frac = static_cast<size_t>(scale);
+  if (magnitude.size() <= frac) {  // 0.00ddd
+    out += "0.";
+    out.append(frac - magnitude.size(), '0');
+    out += magnitude;
+    return out;
+  }
+  out += magnitude.substr(0, magnitude.size() - frac);
+  out += '.';
+  out += magnitude.substr(magnitude.size() - frac);
+  return out;
 }
 
 }  // namespace higgins::arrow
