@@ -26,97 +26,92 @@ Status CheckBatchSchema(const Schema& expected, const RecordBatch& batch) {
                                  "\ndoes not match the writer's schema\n" + expected.ToString());
 }
 
-Status CheckWritable(const Status& schema_status, bool finished) {
-  if (!schema_status.ok()) return schema_status;
-  if (finished) return Status::InvalidArgument("the IPC writer is already finished");
-  return Status::OK();
-}
-
-Buffer TakeFrom(BufferBuilder& out, size_t& taken) {
-  taken += out.size();
-  return out.Finish();
-}
-
 }  // namespace
 
 // ------------------------------------------------------------------------------------------------
 // StreamWriter
 
 StreamWriter::StreamWriter(SchemaPtr schema, WriteOptions options)
+    : StreamWriter(std::move(schema), options, {}) {}
+
+StreamWriter::StreamWriter(SchemaPtr schema, WriteOptions options,
+                           std::span<const uint8_t> prefix)
     : schema_(std::move(schema)),
       options_(options),
       serializer_(std::make_unique<RecordBatchSerializer>(options)) {
+  out_.Append(prefix);
   schema_status_ = AppendSchemaMessage(*schema_, options_.limits, out_).status();
+  if (!schema_status_.ok()) out_.Clear();
 }
 
 StreamWriter::StreamWriter(StreamWriter&&) noexcept = default;
 StreamWriter& StreamWriter::operator=(StreamWriter&&) noexcept = default;
 StreamWriter::~StreamWriter() = default;
 
-Status StreamWriter::WriteBatch(const RecordBatch& batch) {
-  HIGGINS_RETURN_IF_ERROR(CheckWritable(schema_status_, finished_));
-  HIGGINS_RETURN_IF_ERROR(CheckBatchSchema(*schema_, batch));
-  auto extent = serializer_->Append(batch, out_);
-  return extent.ok() ? Status::OK() : extent.status();
+Status StreamWriter::CheckWritable() const {
+  HIGGINS_RETURN_IF_ERROR(schema_status_);
+  if (finished_) return Status::InvalidArgument("the IPC writer is already finished");
+  return Status::OK();
 }
 
+Result<MessageExtent> StreamWriter::AppendBatch(const RecordBatch& batch) {
+  HIGGINS_RETURN_IF_ERROR(CheckWritable());
+  HIGGINS_RETURN_IF_ERROR(CheckBatchSchema(*schema_, batch));
+  return serializer_->Append(batch, out_);
+}
+
+Status StreamWriter::WriteBatch(const RecordBatch& batch) { return AppendBatch(batch).status(); }
+
 Result<Buffer> StreamWriter::Finish() {
-  HIGGINS_RETURN_IF_ERROR(CheckWritable(schema_status_, finished_));
+  HIGGINS_RETURN_IF_ERROR(CheckWritable());
   out_.Append(kEndOfStream, sizeof(kEndOfStream));
   finished_ = true;
-  return TakeFrom(out_, taken_);
+  return TakeBytes();
 }
 
 Buffer StreamWriter::TakeBytes() {
-  return TakeFrom(out_, taken_);
+  taken_ += out_.size();
+  return out_.Finish();
 }
 
 // ------------------------------------------------------------------------------------------------
 // FileWriter
 
+namespace {
+
+// "ARROW1" padded with zeros to 8 bytes, so the first message stays 8-byte aligned.
+constexpr uint8_t kFileHeader[kFileHeaderSize] = {'A', 'R', 'R', 'O', 'W', '1', 0, 0};
+
+}  // namespace
+
 FileWriter::FileWriter(SchemaPtr schema, WriteOptions options)
-    : schema_(std::move(schema)),
-      options_(options),
-      serializer_(std::make_unique<RecordBatchSerializer>(options)) {
-  out_.Append(kFileMagic.data(), kFileMagic.size());
-  out_.AppendZeros(static_cast<size_t>(kFileHeaderSize) - kFileMagic.size());
-  schema_status_ = AppendSchemaMessage(*schema_, options_.limits, out_).status();
-  if (!schema_status_.ok()) out_.Clear();
-}
+    : stream_(std::move(schema), options, kFileHeader) {}
 
 FileWriter::FileWriter(FileWriter&&) noexcept = default;
 FileWriter& FileWriter::operator=(FileWriter&&) noexcept = default;
 FileWriter::~FileWriter() = default;
 
 Status FileWriter::WriteBatch(const RecordBatch& batch) {
-  HIGGINS_RETURN_IF_ERROR(CheckWritable(schema_status_, finished_));
-  HIGGINS_RETURN_IF_ERROR(CheckBatchSchema(*schema_, batch));
-  const auto offset = static_cast<int64_t>(size());
-  HIGGINS_ASSIGN_OR_RETURN(MessageExtent extent, serializer_->Append(batch, out_));
+  const auto offset = static_cast<int64_t>(stream_.size());
+  HIGGINS_ASSIGN_OR_RETURN(MessageExtent extent, stream_.AppendBatch(batch));
   blocks_.push_back({offset, extent.metadata_length, extent.body_length});
   return Status::OK();
 }
 
 Result<Buffer> FileWriter::Finish() {
-  HIGGINS_RETURN_IF_ERROR(CheckWritable(schema_status_, finished_));
-  std::vector<FileBlock> blocks;
-  blocks.reserve(blocks_.size());
-  for (const Block& b : blocks_) blocks.push_back({b.offset, b.metadata_length, b.body_length});
-  const std::vector<uint8_t> footer = EncodeFooter(*schema_, blocks);
-  HIGGINS_RETURN_IF_ERROR(
-      CheckMetadataSize(static_cast<int64_t>(footer.size()), options_.limits, "file footer"));
-  out_.Append(kEndOfStream, sizeof(kEndOfStream));
-  out_.Append(footer.data(), footer.size());
+  HIGGINS_RETURN_IF_ERROR(stream_.CheckWritable());
+  const std::vector<uint8_t> footer = EncodeFooter(*stream_.schema_, blocks_);
+  HIGGINS_RETURN_IF_ERROR(CheckMetadataSize(static_cast<int64_t>(footer.size()),
+                                            stream_.options_.limits, "file footer"));
+  BufferBuilder& out = stream_.out_;
+  out.Append(kEndOfStream, sizeof(kEndOfStream));
+  out.Append(footer.data(), footer.size());
   uint8_t length[4];
   bit_util::StoreLE<int32_t>(length, static_cast<int32_t>(footer.size()));
-  out_.Append(length, sizeof(length));
-  out_.Append(kFileMagic.data(), kFileMagic.size());
-  finished_ = true;
-  return TakeFrom(out_, taken_);
-}
-
-Buffer FileWriter::TakeBytes() {
-  return TakeFrom(out_, taken_);
+  out.Append(length, sizeof(length));
+  out.Append(kFileMagic.data(), kFileMagic.size());
+  stream_.finished_ = true;
+  return stream_.TakeBytes();
 }
 
 // ------------------------------------------------------------------------------------------------

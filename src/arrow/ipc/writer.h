@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "arrow/ipc/options.h"
@@ -10,6 +11,8 @@
 namespace higgins::arrow::ipc {
 
 class RecordBatchSerializer;
+struct MessageExtent;
+struct FileBlock;
 
 /// Writes an Arrow IPC stream into memory: schema message, one message per batch, end-of-stream
 /// marker. Every message is 8-byte aligned and padded; sliced arrays are rebased; metadata
@@ -49,6 +52,15 @@ class StreamWriter {
   ~StreamWriter();
 
  private:
+  friend class FileWriter;
+
+  /// Writes `prefix` (the file format's leading magic) before the schema message; nothing at
+  /// all when the schema cannot be written.
+  StreamWriter(SchemaPtr schema, WriteOptions options, std::span<const uint8_t> prefix);
+  /// WriteBatch, reporting the sizes of the message appended.
+  Result<MessageExtent> AppendBatch(const RecordBatch& batch);
+  Status CheckWritable() const;
+
   SchemaPtr schema_;
   WriteOptions options_;
   Status schema_status_;
@@ -65,7 +77,7 @@ class FileWriter {
   /// As StreamWriter's constructor (the leading magic is not written either on error).
   FileWriter(SchemaPtr schema, WriteOptions options = {});
   /// As StreamWriter::status().
-  const Status& status() const { return schema_status_; }
+  const Status& status() const { return stream_.status(); }
   /// As StreamWriter::WriteBatch; also records the batch's footer Block.
   Status WriteBatch(const RecordBatch& batch);
   /// Appends the end-of-stream marker, the footer and the trailing magic; returns the bytes not
@@ -74,27 +86,16 @@ class FileWriter {
   /// default 16 MiB, from about 700 000 batches on.
   Result<Buffer> Finish();
   /// As StreamWriter::TakeBytes (the footer's offsets stay absolute file positions).
-  Buffer TakeBytes();
-  size_t size() const { return taken_ + out_.size(); }
+  Buffer TakeBytes() { return stream_.TakeBytes(); }
+  size_t size() const { return stream_.size(); }
 
   FileWriter(FileWriter&&) noexcept;
   FileWriter& operator=(FileWriter&&) noexcept;
   ~FileWriter();
 
  private:
-  struct Block {
-    int64_t offset;
-    int32_t metadata_length;
-    int64_t body_length;
-  };
-  SchemaPtr schema_;
-  WriteOptions options_;
-  Status schema_status_;
-  BufferBuilder out_;
-  size_t taken_ = 0;
-  std::unique_ptr<RecordBatchSerializer> serializer_;
-  std::vector<Block> blocks_;
-  bool finished_ = false;
+  StreamWriter stream_;  // writes the magic, the schema, the batches and their encapsulation
+  std::vector<FileBlock> blocks_;
 };
 
 /// One-call forms.
