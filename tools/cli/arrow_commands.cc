@@ -34,6 +34,9 @@ Status PrintBatch(const arrow::RecordBatch& batch) {
     json::WriteNdjson(batch.Slice(row, kRowsPerWrite), &text);
     HIGGINS_RETURN_IF_ERROR(WriteStdout(text));
   }
+  if (std::fflush(stdout) != 0) {  // a follower of a pipe sees each batch as it completes
+    return Status::IOError(std::string("cannot write to standard output: ") + std::strerror(errno));
+  }
   return Status::OK();
 }
 

@@ -70,6 +70,16 @@ check "flights-200k rows" "200000" "$rows"
 first=$("$cli" arrow cat "$flights" | head -n 1)
 check "flights-200k first row has its columns" "1" "$(echo "$first" | grep -c '"delay":')"
 
+# 3b. cat follows a pipe: the rows of a complete batch print before the producer finishes.
+stream="$work/follow.arrows"
+echo '{"id":"a","data":1}' | "$cli" arrow convert --config "$work/config.toml" --schema amount > "$stream"
+size=$(stat -c %s "$stream")
+{ head -c $((size - 8)) "$stream"; sleep 5; tail -c 8 "$stream"; } | "$cli" arrow cat - > "$work/follow.out" &
+follower=$!
+sleep 2.5
+check "cat prints a batch before the stream ends" '{"id":"a","data":1}' "$(cat "$work/follow.out")"
+wait "$follower"
+
 # 4. Gold file from the Arrow project, stream and file forms print the same rows.
 gold="$shared/testdata/arrow-integration/1.0.0-littleendian/generated_primitive"
 check "gold stream == gold file" "$("$cli" arrow cat "$gold.stream")" "$("$cli" arrow cat "$gold.arrow_file")"

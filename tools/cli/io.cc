@@ -1,5 +1,7 @@
 #include "io.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -8,9 +10,15 @@ namespace higgins::cli {
 
 Status ReadChunk(std::FILE* file, size_t max, std::string* out) {
   out->resize(max);
-  size_t n = std::fread(out->data(), 1, max, file);
-  out->resize(n);
-  if (n < max && std::ferror(file)) return Status::IOError(std::strerror(errno));
+  ssize_t n;
+  do {
+    n = ::read(fileno(file), out->data(), max);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) {
+    out->clear();
+    return Status::IOError(std::strerror(errno));
+  }
+  out->resize(static_cast<size_t>(n));
   return Status::OK();
 }
 

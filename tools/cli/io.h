@@ -17,7 +17,9 @@ inline constexpr size_t kMaxInputBytes = size_t{1} << 30;
 /// the reason; ResourceExhausted past `max_bytes`.
 Result<Buffer> ReadAll(const std::string& path, size_t max_bytes = kMaxInputBytes);
 
-/// Reads up to `max` bytes from `file` into `out` (resized to what was read; empty at EOF).
+/// Reads what is available now, up to `max` bytes, from `file` into `out` (resized to what was
+/// read; empty only at end of input). Blocks only while nothing is available, so a reader of a
+/// pipe sees data as the writer produces it. Do not mix with stdio reads of the same file.
 Status ReadChunk(std::FILE* file, size_t max, std::string* out);
 
 /// Writes all bytes to standard output. Errors: IOError (for example a closed pipe).
