@@ -1,64 +1,15 @@
 #include "config/schema_config.h"
 
-#include <toml++/toml.h>
+#include <optional>
 
-#include <algorithm>
-#include <exception>
-
-#include "config/toml_limits.h"
+#include "config/toml_internal.h"
 
 namespace higgins::config {
 namespace {
 
-/// A key/value of a TOML table with where its value starts, to restore file order (toml::table
-/// iterates its keys sorted).
-struct Entry {
-  std::string_view key;
-  const toml::node* node;
-  toml::source_position position;
-};
-
-std::vector<Entry> InFileOrder(const toml::table& table) {
-  std::vector<Entry> entries;
-  entries.reserve(table.size());
-  for (const auto& [key, node] : table) {
-    entries.push_back(Entry{key.str(), &node, node.source().begin});
-  }
-  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    return a.position.line != b.position.line ? a.position.line < b.position.line
-                                              : a.position.column < b.position.column;
-  });
-  return entries;
-}
-
-/// Collects every problem of a configuration; each becomes one line of the final error.
-class Problems {
- public:
-  void Add(const toml::node& node, std::string_view where, std::string_view problem) {
-    std::string line;
-    if (node.source().begin.line > 0) {
-      line = "line " + std::to_string(node.source().begin.line) + ": ";
-    }
-    line += where;
-    line += ": ";
-    line += problem;
-    lines_.push_back(std::move(line));
-  }
-
-  bool empty() const { return lines_.empty(); }
-
-  Status ToStatus() const {
-    std::string message;
-    for (const std::string& line : lines_) {
-      if (!message.empty()) message.push_back('\n');
-      message += line;
-    }
-    return Status::InvalidArgument(std::move(message));
-  }
-
- private:
-  std::vector<std::string> lines_;
-};
+using internal::Entry;
+using internal::InFileOrder;
+using internal::Problems;
 
 std::string Where(std::string_view schema, std::string_view field) {
   return "schema '" + std::string(schema) + "', field '" + std::string(field) + "'";
@@ -139,38 +90,41 @@ std::optional<arrow::Field> ReadField(std::string_view schema_name, const Entry&
   return arrow::Field(std::string(entry.key), std::move(*type), nullable, std::move(metadata));
 }
 
-Result<std::vector<NamedSchema>> ParseTable(const toml::table& root) {
+}  // namespace
+
+namespace internal {
+
+std::vector<NamedSchema> ReadSchemas(const toml::table& root, Problems* problems) {
   std::vector<NamedSchema> schemas;
   const toml::node* section = root.get("schema");
   if (section == nullptr) return schemas;
-  Problems problems;
   const toml::table* blocks = section->as_table();
   if (blocks == nullptr) {
-    problems.Add(*section, "schema", "must be a table of [schema.<name>] blocks");
-    return problems.ToStatus();
+    problems->Add(*section, "schema", "must be a table of [schema.<name>] blocks");
+    return schemas;
   }
   for (const Entry& block : InFileOrder(*blocks)) {
     const std::string where = "schema '" + std::string(block.key) + "'";
     const toml::table* fields = block.node->as_table();
     if (fields == nullptr) {
-      problems.Add(*block.node, where,
-                   "must be a table of fields ([schema." + std::string(block.key) + "])");
+      problems->Add(*block.node, where,
+                    "must be a table of fields ([schema." + std::string(block.key) + "])");
       continue;
     }
     if (fields->empty()) {
-      problems.Add(*block.node, where, "has no fields");
+      problems->Add(*block.node, where, "has no fields");
       continue;
     }
     if (fields->size() > kMaxSchemaFields) {
-      problems.Add(*block.node, where,
-                   "has " + std::to_string(fields->size()) + " fields, more than the limit of " +
-                       std::to_string(kMaxSchemaFields) + " (that of the Arrow IPC reader)");
+      problems->Add(*block.node, where,
+                    "has " + std::to_string(fields->size()) + " fields, more than the limit of " +
+                        std::to_string(kMaxSchemaFields) + " (that of the Arrow IPC reader)");
       continue;
     }
     std::vector<arrow::Field> schema_fields;
     bool ok = true;
     for (const Entry& entry : InFileOrder(*fields)) {
-      std::optional<arrow::Field> field = ReadField(block.key, entry, &problems);
+      std::optional<arrow::Field> field = ReadField(block.key, entry, problems);
       if (field) {
         schema_fields.push_back(std::move(*field));
       } else {
@@ -182,26 +136,18 @@ Result<std::vector<NamedSchema>> ParseTable(const toml::table& root) {
           NamedSchema{std::string(block.key), arrow::MakeSchema(std::move(schema_fields))});
     }
   }
-  if (!problems.empty()) return problems.ToStatus();
   return schemas;
 }
 
-}  // namespace
+}  // namespace internal
 
 Result<std::vector<NamedSchema>> ParseSchemas(std::string_view toml_text) {
-  HIGGINS_RETURN_IF_ERROR(CheckTomlLimits(toml_text));
-  // toml++ reports errors by exception; none may leave this function.
-  try {
-    const toml::table root = toml::parse(toml_text);
-    return ParseTable(root);
-  } catch (const toml::parse_error& error) {
-    const toml::source_position begin = error.source().begin;
-    return Status::InvalidArgument("TOML syntax error at line " + std::to_string(begin.line) +
-                                   ", column " + std::to_string(begin.column) + ": " +
-                                   std::string(error.description()));
-  } catch (const std::exception& error) {
-    return Status::Internal(std::string("reading the configuration: ") + error.what());
-  }
+  HIGGINS_ASSIGN_OR_RETURN(const toml::table root,
+                           internal::ParseToml(toml_text, internal::TextOrigin::kUser));
+  internal::Problems problems;
+  std::vector<NamedSchema> schemas = internal::ReadSchemas(root, &problems);
+  if (!problems.empty()) return problems.ToStatus();
+  return schemas;
 }
 
 Result<arrow::SchemaPtr> LoadSchema(std::string_view toml_text, std::string_view schema_name) {

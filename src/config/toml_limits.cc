@@ -178,6 +178,10 @@ Status CheckTomlLimits(std::string_view toml_text) {
                                      " bytes, more than the limit of " +
                                      std::to_string(kMaxConfigBytes) + " (1 MiB)");
   }
+  return CheckTomlKeyDepth(toml_text);
+}
+
+Status CheckTomlKeyDepth(std::string_view toml_text) {
   return KeyDepthScanner(toml_text).Run();
 }
 

@@ -28,4 +28,9 @@ inline constexpr int kMaxKeyDepth = 64;
 /// for toml++ to report. Pure function; thread-safe.
 [[nodiscard]] Status CheckTomlLimits(std::string_view toml_text);
 
+/// The key-nesting check of CheckTomlLimits alone, without the size limit: for text Higgins
+/// wrote itself (the serialized topography, which grows past 1 MiB with many uploads) but reads
+/// back from disk, where it may have been damaged. Pure function; thread-safe.
+[[nodiscard]] Status CheckTomlKeyDepth(std::string_view toml_text);
+
 }  // namespace higgins::config

@@ -1,0 +1,50 @@
+#pragma once
+
+// Private to src/config: facts about the configuration language shared by the parser
+// (configuration.cc), the topography (topography.cc) and its TOML writer (topography_toml.cc).
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "config/configuration.h"
+
+namespace higgins::config::internal {
+
+/// The TOML type of a storage option's value.
+enum class OptionKind { kString, kInteger, kBool };
+
+struct StorageOption {
+  std::string_view key;
+  OptionKind kind;
+};
+
+/// Smallest `segment_bytes` of a file storage.
+inline constexpr int64_t kMinSegmentBytes = 4096;
+
+/// "memory", "file" or "s3".
+bool IsStorageType(std::string_view type);
+/// The keys a storage type takes besides `type` (empty for an unknown type).
+std::span<const StorageOption> StorageOptions(std::string_view type);
+/// The option `key` of storage type `type`, or nullptr.
+const StorageOption* FindStorageOption(std::string_view type, std::string_view key);
+
+/// Storage, schema and stream names: 1..255 bytes of [A-Za-z0-9_.-].
+bool IsValidName(std::string_view name);
+inline constexpr std::string_view kNameRule = "1 to 255 bytes of A-Z a-z 0-9 _ . -";
+
+/// `key` as a TOML key: bare when it is one of [A-Za-z0-9_-]+, quoted otherwise.
+std::string TomlKey(std::string_view key);
+/// `value` as a TOML basic string, quotes included.
+std::string TomlString(std::string_view value);
+/// A window as its TOML inline table, e.g. `{ type = "time", interval = "10s" }`.
+std::string WindowToToml(const WindowSpec& window);
+/// A join map as its TOML inline table, e.g. `{ out = "a.x", b = "b.y" }`.
+std::string MapToToml(const std::vector<std::pair<std::string, std::string>>& map);
+/// A list of names as a TOML array, e.g. `["a", "b"]`.
+std::string JoinToToml(const std::vector<std::string>& names);
+
+}  // namespace higgins::config::internal
