@@ -35,23 +35,32 @@ class FrameDecoder {
   /// complete, before the body is buffered).
   Status Consume(std::span<const uint8_t> bytes);
 
-  /// The next complete frame body, or nullopt when more bytes are needed.
+  /// The next complete frame body, or nullopt when more bytes are needed. Frames completed before
+  /// a frame-size error are still returned, in order, so that they can be answered first.
   std::optional<std::string> Next();
 
   /// Called when the peer closed its sending side. OK at a frame boundary; otherwise
   /// Corruption "truncated frame: expected N body bytes, got M" (or "... header bytes").
   Status Finish() const;
 
-  /// Bytes buffered and not yet returned by Next().
+  /// Bytes consumed and not yet returned by Next(): complete frames waiting in the queue (their
+  /// headers included) plus the partial frame after them. 0 exactly at a frame boundary with an
+  /// empty queue. What a connection holds in memory for its peer, for back-pressure.
   size_t buffered_bytes() const;
 
  private:
-  Status Parse();
+  // Moves every complete frame at the start of `bytes` to ready_; returns the bytes used. Sets
+  // error_ (and stops) at a length prefix above the limit.
+  size_t Parse(std::string_view bytes);
+  // Drops the consumed prefix of buffer_ when it is at least as long as what remains, so each
+  // byte is moved O(1) times on average.
+  void Compact();
 
   uint32_t max_frame_bytes_;
-  std::string buffer_;   // unconsumed bytes starting at read_pos_
+  std::string buffer_;  // buffer_[read_pos_..] holds the start of the next, incomplete frame
   size_t read_pos_ = 0;
   std::deque<std::string> ready_;
+  size_t ready_bytes_ = 0;  // headers and bodies of the frames in ready_
   Status error_;
 };
 
