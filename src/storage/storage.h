@@ -53,9 +53,9 @@ class BucketLog {
 
   /// Calls `fn` for each entry whose sequences end after `from_sequence`, in order; stops at
   /// the first error `fn` returns and returns it.
-  virtual Status Scan(uint64_t from_sequence,
-                      const std::function<Status(const EntryInfo&, const arrow::RecordBatch&)>& fn)
-      const = 0;
+  virtual Status Scan(
+      uint64_t from_sequence,
+      const std::function<Status(const EntryInfo&, const arrow::RecordBatch&)>& fn) const = 0;
 
   /// The sequence the next appended row gets (the number of rows in the log).
   virtual uint64_t next_sequence() const = 0;

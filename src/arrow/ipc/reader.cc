@@ -171,6 +171,38 @@ Result<ReadResult> ReadFile(const Buffer& bytes, const ReadOptions& options) {
   return result;
 }
 
+Result<RecordBatch> ReadRecordBatchMessage(const SchemaPtr& schema, const Buffer& message,
+                                           const ReadOptions& options) {
+  const auto size = static_cast<int64_t>(message.size());
+  if (size < kMessagePrefixSize ||
+      bit_util::LoadLE<uint32_t>(message.data()) != kContinuationMarker) {
+    return Status::Corruption("record batch message of " + std::to_string(size) +
+                              " bytes does not start with the continuation marker");
+  }
+  auto framed = ReadPrefix(message, 0);
+  if (!framed.ok()) return framed.status();
+  if (framed->size > size - kMessagePrefixSize) {
+    return Status::Corruption("record batch message of " + std::to_string(size) +
+                              " bytes is cut inside its " + std::to_string(framed->size) +
+                              " bytes of metadata");
+  }
+  HIGGINS_ASSIGN_OR_RETURN(MessageMetadata metadata,
+                           DecodeFramed(message, 0, *framed, options.limits));
+  if (metadata.kind != MessageKind::kRecordBatch) {
+    return Status::Corruption("expected a record batch message, got another kind of message");
+  }
+  const int64_t body_start = kMessagePrefixSize + framed->size;
+  if (metadata.body_length != size - body_start) {
+    return Status::Corruption("record batch message of " + std::to_string(size) + " bytes holds " +
+                              std::to_string(size - body_start) +
+                              " bytes of body but declares bodyLength " +
+                              std::to_string(metadata.body_length));
+  }
+  const Buffer body =
+      message.Slice(static_cast<size_t>(body_start), static_cast<size_t>(metadata.body_length));
+  return LoadRecordBatch(schema, metadata.batch, body, options);
+}
+
 Result<ReadResult> ReadStreamOrFile(const Buffer& bytes, const ReadOptions& options) {
   return HasFileMagic(bytes) ? ReadFile(bytes, options) : ReadStream(bytes, options);
 }

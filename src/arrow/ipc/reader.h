@@ -26,6 +26,16 @@ Result<ReadResult> ReadStream(const Buffer& bytes, const ReadOptions& options = 
 /// from the footer (files without a leading schema message, as apache-arrow JS writes, are fine).
 Result<ReadResult> ReadFile(const Buffer& bytes, const ReadOptions& options = {});
 
+/// Decodes one encapsulated RecordBatch message (continuation marker, int32 metadata size,
+/// metadata, body: one message as StreamWriter writes it) of a stream whose schema the caller
+/// already has, so readers that keep messages apart from their schema message (storage
+/// segments) need not decode the schema again. `message` must hold exactly that message:
+/// Corruption when bytes are missing or left over, when it is another kind of message, or as
+/// ReadStream for malformed metadata or body. The batch's schema is `schema`; its buffers are
+/// zero-copy views into `message` when `message` is 8-byte aligned in memory.
+Result<RecordBatch> ReadRecordBatchMessage(const SchemaPtr& schema, const Buffer& message,
+                                           const ReadOptions& options = {});
+
 /// ReadFile when `bytes` starts with "ARROW1", else ReadStream.
 Result<ReadResult> ReadStreamOrFile(const Buffer& bytes, const ReadOptions& options = {});
 

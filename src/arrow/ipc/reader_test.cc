@@ -293,5 +293,52 @@ TEST(FileReaderTest, FileFedToTheStreamReaderIsCorruptionSayingSo) {
   EXPECT_NE(st.message().find("file"), std::string::npos) << st.ToString();
 }
 
+// ReadRecordBatchMessage: one batch message decoded against a schema the caller already has.
+
+struct SplitStream {
+  Buffer schema_message;
+  Buffer batch_message;
+};
+
+SplitStream WriteSplit(const RecordBatch& batch) {
+  StreamWriter writer(batch.schema());
+  SplitStream split{writer.TakeBytes(), Buffer()};
+  EXPECT_TRUE(writer.WriteBatch(batch).ok());
+  split.batch_message = writer.TakeBytes();
+  return split;
+}
+
+TEST(ReadRecordBatchMessageTest, DecodesAgainstTheGivenSchemaZeroCopy) {
+  const RecordBatch batch = SimpleBatch(7);
+  const SplitStream split = WriteSplit(batch);
+  auto read = ReadRecordBatchMessage(SimpleSchema(), split.batch_message);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_TRUE(read->Equals(batch));
+  const uint8_t* first = read->column(0).data().buffers[1].data();
+  EXPECT_GE(first, split.batch_message.data());
+  EXPECT_LT(first, split.batch_message.data() + split.batch_message.size());
+}
+
+TEST(ReadRecordBatchMessageTest, CutOrOverlongMessageIsCorruption) {
+  const SplitStream split = WriteSplit(SimpleBatch(7));
+  const std::vector<uint8_t> whole = ToVector(split.batch_message);
+  for (size_t n : {size_t{0}, size_t{4}, size_t{12}, whole.size() - 8}) {
+    std::vector<uint8_t> cut(whole.begin(), whole.begin() + static_cast<ptrdiff_t>(n));
+    EXPECT_EQ(ReadRecordBatchMessage(SimpleSchema(), ToBuffer(cut)).status().code(),
+              StatusCode::kCorruption)
+        << n;
+  }
+  std::vector<uint8_t> longer = whole;
+  longer.resize(whole.size() + 8, 0);
+  EXPECT_EQ(ReadRecordBatchMessage(SimpleSchema(), ToBuffer(longer)).status().code(),
+            StatusCode::kCorruption);
+}
+
+TEST(ReadRecordBatchMessageTest, SchemaMessageIsCorruption) {
+  const SplitStream split = WriteSplit(SimpleBatch(3));
+  EXPECT_EQ(ReadRecordBatchMessage(SimpleSchema(), split.schema_message).status().code(),
+            StatusCode::kCorruption);
+}
+
 }  // namespace
 }  // namespace higgins::arrow::ipc

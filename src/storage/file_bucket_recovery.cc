@@ -1,0 +1,80 @@
+// FileBucketLog::Recover: rebuilds the entry list from the segment files when a bucket is opened
+// (docs/storage-format.md, "Recovery").
+#include <fcntl.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "storage/file_bucket_log.h"
+#include "storage/segment_scan.h"
+
+namespace higgins::storage {
+
+Status FileBucketLog::Recover() {
+  HIGGINS_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDirectory(directory_));
+  std::vector<uint64_t> bases;
+  for (const std::string& name : names) {
+    if (auto base = ParseSegmentFileName(name)) bases.push_back(*base);
+  }
+  std::sort(bases.begin(), bases.end());
+  for (size_t i = 0; i < bases.size(); ++i) {
+    HIGGINS_RETURN_IF_ERROR(RecoverSegment(bases[i], i + 1 == bases.size()));
+  }
+  trusted_from_ = next_sequence_.load(std::memory_order_relaxed);
+  return Status::OK();
+}
+
+Status FileBucketLog::RecoverSegment(uint64_t base_sequence, bool newest) {
+  const uint64_t expected_base = next_sequence_.load(std::memory_order_relaxed);
+  auto segment = std::make_unique<Segment>();
+  segment->base_sequence = base_sequence;
+  segment->path = directory_ + "/" + SegmentFileName(base_sequence);
+  if (base_sequence != expected_base) {
+    return Status::Corruption(segment->path + ": segment starts at sequence " +
+                              std::to_string(base_sequence) + " but the log holds " +
+                              std::to_string(expected_base) + " rows before it");
+  }
+  HIGGINS_ASSIGN_OR_RETURN(segment->file, OpenFile(segment->path, newest ? O_RDWR : O_RDONLY));
+  HIGGINS_ASSIGN_OR_RETURN(ScannedSegment scanned,
+                           ScanSegment(segment->file.fd(), segment->path,
+                                       {stream_id_, bucket_, base_sequence}, *schema_));
+  const bool damaged = scanned.damage != FrameError::kNone || !scanned.has_schema;
+  if (damaged && !newest) {
+    const std::string what = scanned.damage != FrameError::kNone
+                                 ? std::string(FrameErrorName(scanned.damage))
+                                 : "incomplete header or schema frame";
+    return Status::Corruption(segment->path + ": " + what + " after offset " +
+                              std::to_string(scanned.valid_end) +
+                              " in a segment that is not the newest (it was synced whole)");
+  }
+  if (!scanned.has_schema) {
+    // Created but never completed: it holds no entry. Remove it; the next Append recreates it.
+    spdlog::warn("storage: removing {} ({} bytes): its header or schema frame is incomplete",
+                 segment->path, scanned.file_size);
+    if (::unlink(segment->path.c_str()) != 0) {
+      return ErrnoError("remove", segment->path, errno);
+    }
+    return SyncDirectory(directory_);
+  }
+  if (damaged) {
+    spdlog::warn("storage: cutting the torn tail of {}: {} at offset {}, {} bytes dropped",
+                 segment->path, FrameErrorName(scanned.damage), scanned.valid_end,
+                 scanned.file_size - scanned.valid_end);
+    HIGGINS_RETURN_IF_ERROR(TruncateAndSync(segment->file.fd(), segment->path, scanned.valid_end));
+  }
+  if (newest) {
+    tail_ = segment.get();
+    tail_writer_ =
+        std::make_unique<LogWriter>(segment->file.fd(), segment->path, scanned.valid_end);
+    tail_entries_ = scanned.entries.size();
+  }
+  std::unique_lock lock(mutex_);
+  entries_.insert(entries_.end(), scanned.entries.begin(), scanned.entries.end());
+  segments_.emplace(base_sequence, std::move(segment));
+  next_sequence_.store(scanned.next_sequence, std::memory_order_release);
+  return Status::OK();
+}
+
+}  // namespace higgins::storage

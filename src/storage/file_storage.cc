@@ -1,0 +1,57 @@
+// Storage in segment files: the folder layout and MakeFileStorage.
+#include "storage/file_bucket_log.h"
+#include "storage/file_util.h"
+#include "storage/storage.h"
+
+namespace higgins::storage {
+namespace {
+
+/// Stateless apart from its options: each OpenBucket works in its own folder. Thread-safe.
+/// Callers open each bucket at most once at a time and drop a stream only after closing its
+/// buckets (open logs keep reading and writing their unlinked files otherwise).
+class FileStorage final : public Storage {
+ public:
+  FileStorage(std::string directory, FileStorageOptions options)
+      : directory_(std::move(directory)), options_(options) {}
+
+  Result<std::unique_ptr<BucketLog>> OpenBucket(uint64_t stream_id, uint32_t bucket,
+                                                arrow::SchemaPtr schema) override {
+    const std::string path = StreamDirectory(stream_id) + "/" + std::to_string(bucket);
+    HIGGINS_RETURN_IF_ERROR(CreateDirectories(path));
+    HIGGINS_ASSIGN_OR_RETURN(
+        std::unique_ptr<FileBucketLog> log,
+        FileBucketLog::Open(path, stream_id, bucket, std::move(schema), options_.segment_bytes));
+    return std::unique_ptr<BucketLog>(std::move(log));
+  }
+
+  Status DropStream(uint64_t stream_id) override {
+    HIGGINS_RETURN_IF_ERROR(RemoveTree(StreamDirectory(stream_id)));
+    return SyncDirectory(directory_);
+  }
+
+  bool durable() const override { return true; }
+
+ private:
+  std::string StreamDirectory(uint64_t stream_id) const {
+    return directory_ + "/" + std::to_string(stream_id);
+  }
+
+  const std::string directory_;
+  const FileStorageOptions options_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Storage>> MakeFileStorage(const std::string& directory,
+                                                 FileStorageOptions options) {
+  if (directory.empty()) return Status::InvalidArgument("file storage needs a directory");
+  if (options.segment_bytes == 0) {
+    return Status::InvalidArgument("file storage segment_bytes must be positive");
+  }
+  std::string path = directory;
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  HIGGINS_RETURN_IF_ERROR(CreateDirectories(path));
+  return std::unique_ptr<Storage>(std::make_unique<FileStorage>(std::move(path), options));
+}
+
+}  // namespace higgins::storage
