@@ -8,6 +8,8 @@
 namespace higgins::protocol {
 namespace {
 
+using namespace higgins::wire;  // the generated protocol types
+
 std::string Hex(std::string_view bytes) {
   static const char kDigits[] = "0123456789abcdef";
   std::string out;

@@ -1,0 +1,107 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "broker/group_committer.h"
+#include "broker/stream_log.h"
+#include "common/result.h"
+#include "config/topography.h"
+#include "storage/storage.h"
+
+namespace higgins::broker {
+
+/// Explicit limits and places of a broker (docs/configuration.md, "Broker options").
+struct BrokerOptions {
+  /// Root of everything the broker keeps: topography, modules, index files, file storage.
+  std::string dir = "data";
+  int64_t max_records_per_request = 1'000'000;
+  /// Most records one RANGE query returns.
+  uint64_t max_range_records = 10'000;
+  /// Most partitions listed per stream in a metadata reply.
+  size_t max_listed_partitions = 10'000;
+  /// Largest UDF module accepted, in bytes.
+  size_t max_module_bytes = 32u << 20;
+  /// Clock for commit timestamps (ms since the Unix epoch); null for the system clock.
+  GroupCommitter::Clock clock;
+};
+
+/// Metadata of one stream.
+struct StreamInfo {
+  std::string name;
+  config::StreamDecl decl;
+  arrow::SchemaPtr schema;
+  uint64_t partition_count = 0;
+  uint64_t record_count = 0;
+  std::vector<PartitionCount> partitions;
+  bool partitions_truncated = false;
+};
+
+/// The broker's state and operations, independent of the network: the topography (persisted as
+/// <dir>/topography.toml), the storages it declares, one StreamLog per stream, uploaded modules
+/// (<dir>/modules/<name>.wasm) and the group committer.
+///
+/// Thread-safety: every method may be called from any thread. Configuration changes take an
+/// exclusive lock; produce and queries take a shared one only to find the stream.
+class Broker {
+ public:
+  /// Opens (creating) `options.dir`, restores the topography and recovers every stream.
+  /// Errors: IOError, Corruption of the topography or of stored data.
+  static Result<std::unique_ptr<Broker>> Open(BrokerOptions options);
+  ~Broker();  // Shutdown()
+
+  /// Parses and merges a configuration, opens the new streams and persists the topography
+  /// (fsynced) before returning. Errors: InvalidArgument listing every problem.
+  Result<config::MergeOutcome> CreateConfiguration(std::string_view toml);
+  /// Removes a declaration (config::Topography::Delete) and a deleted stream's data.
+  Status DeleteConfiguration(std::string_view key);
+  /// The topography as TOML.
+  std::string TopographyToml() const;
+  /// Stores a module durably under <dir>/modules (replacing one of the same name). Names are
+  /// 1..255 bytes of [A-Za-z0-9_.-]. Errors: InvalidArgument, ResourceExhausted, IOError.
+  Status UploadModule(std::string_view name, std::string_view bytes);
+  bool HasModule(std::string_view name) const;
+
+  /// Validates the payload now and commits it through the group committer; `done` runs when
+  /// the records are durable and visible, or with the error. `done` may run on this thread
+  /// (for errors found before queueing) or on the committer thread.
+  void Produce(std::string_view stream, std::string_view payload, PayloadFormat format,
+               GroupCommitter::Done done);
+
+  /// The stream, or NotFound "stream 'x' does not exist".
+  Result<std::shared_ptr<StreamLog>> FindStream(std::string_view name) const;
+
+  /// Every stream (name empty) or one. Errors: NotFound.
+  Result<std::vector<StreamInfo>> Metadata(std::string_view name) const;
+
+  const BrokerOptions& options() const { return options_; }
+  CommitterStats committer_stats() const { return committer_.stats(); }
+
+  /// Commits queued produces, then flushes and syncs index files. Idempotent.
+  void Shutdown();
+
+ private:
+  explicit Broker(BrokerOptions options);
+  Status Restore();
+  Status OpenStorages(const config::Topography& topography);
+  Result<std::shared_ptr<StreamLog>> OpenStream(const config::Topography& topography,
+                                                const config::StreamDecl& decl);
+  Status PersistTopography(const config::Topography& topography);
+
+  BrokerOptions options_;
+  mutable std::shared_mutex mu_;
+  std::mutex config_mu_;  // serialises configuration changes (held across their I/O)
+  config::Topography topography_;
+  std::map<std::string, std::unique_ptr<storage::Storage>, std::less<>> storages_;
+  std::map<std::string, std::shared_ptr<StreamLog>, std::less<>> streams_;
+  GroupCommitter committer_;
+  bool shut_down_ = false;
+};
+
+}  // namespace higgins::broker

@@ -1,0 +1,80 @@
+#include "broker/partitioning.h"
+
+#include <charconv>
+#include <cstring>
+
+#include "protocol/partition_name.h"
+
+namespace higgins::broker {
+
+int32_t Murmur2(std::string_view bytes) {
+  constexpr uint32_t kSeed = 0x9747b28c;
+  constexpr uint32_t kM = 0x5bd1e995;
+  constexpr int kR = 24;
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  const size_t length = bytes.size();
+  uint32_t h = kSeed ^ static_cast<uint32_t>(length);
+  const size_t blocks = length / 4;
+  for (size_t i = 0; i < blocks; ++i) {
+    const uint8_t* p = data + i * 4;
+    uint32_t k = uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+    k *= kM;
+    k ^= k >> kR;
+    k *= kM;
+    h *= kM;
+    h ^= k;
+  }
+  const uint8_t* tail = data + blocks * 4;
+  switch (length % 4) {
+    case 3:
+      h ^= uint32_t{tail[2]} << 16;
+      [[fallthrough]];
+    case 2:
+      h ^= uint32_t{tail[1]} << 8;
+      [[fallthrough]];
+    case 1:
+      h ^= uint32_t{tail[0]};
+      h *= kM;
+  }
+  h ^= h >> 13;
+  h *= kM;
+  h ^= h >> 15;
+  return static_cast<int32_t>(h);
+}
+
+uint32_t BucketOf(std::string_view key, uint32_t buckets) {
+  return (static_cast<uint32_t>(Murmur2(key)) & 0x7fffffffu) % buckets;
+}
+
+bool IsPartitionKeyType(const arrow::DataType& type) {
+  return type.is_string() || type.is_integer();
+}
+
+Status PartitionKeyOf(const arrow::Array& column, int64_t row, std::string* key) {
+  if (column.IsNull(row)) return Status::InvalidArgument("the partition key is null");
+  if (column.type().is_integer()) {
+    char text[24];
+    std::to_chars_result r;
+    if (column.type().id() == arrow::TypeId::kUInt64) {
+      r = std::to_chars(text, text + sizeof(text), static_cast<uint64_t>(column.IntegerValue(row)));
+    } else {
+      r = std::to_chars(text, text + sizeof(text), column.IntegerValue(row));
+    }
+    key->assign(text, r.ptr);
+    return Status::OK();
+  }
+  std::string_view bytes = column.BinaryValue(row);
+  if (bytes.empty()) return Status::InvalidArgument("the partition key is empty");
+  if (bytes.size() > protocol::kMaxPartitionKeyBytes) {
+    return Status::InvalidArgument("the partition key has " + std::to_string(bytes.size()) +
+                                   " bytes, more than the limit of " +
+                                   std::to_string(protocol::kMaxPartitionKeyBytes));
+  }
+  if (std::memchr(bytes.data(), 0, bytes.size()) != nullptr) {
+    return Status::InvalidArgument("the partition key contains a zero byte");
+  }
+  key->assign(bytes);
+  return Status::OK();
+}
+
+}  // namespace higgins::broker

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "arrow/array.h"
+#include "common/status.h"
+
+namespace higgins::broker {
+
+/// Kafka's murmur2 hash of `bytes` (org.apache.kafka.common.utils.Utils.murmur2: MurmurHash2,
+/// 32-bit, seed 0x9747b28c, little-endian 4-byte blocks), so that buckets agree with Kafka's
+/// default partitioner (DESIGN.md §5).
+int32_t Murmur2(std::string_view bytes);
+
+/// The bucket of a partition key: (Murmur2(key) & 0x7fffffff) % buckets, as Kafka's default
+/// partitioner computes a partition from key bytes. `buckets` must be at least 1.
+uint32_t BucketOf(std::string_view key, uint32_t buckets);
+
+/// Whether a column of this type can be a partition key: utf8, large_utf8 or an integer.
+bool IsPartitionKeyType(const arrow::DataType& type);
+
+/// Writes the partition key of row `row` of `column` to `*key`: the UTF-8 bytes of a string,
+/// the decimal text of an integer ("-12", "42"). Errors: InvalidArgument for a null, an empty
+/// string, a string with a zero byte or over protocol::kMaxPartitionKeyBytes; the message names
+/// neither row nor field (the caller adds them).
+Status PartitionKeyOf(const arrow::Array& column, int64_t row, std::string* key);
+
+}  // namespace higgins::broker

@@ -1,0 +1,54 @@
+#include "broker/partitioning.h"
+
+#include <gtest/gtest.h>
+
+namespace higgins::broker {
+namespace {
+
+// Values of Kafka's Utils.murmur2 (the same cases as Kafka's UtilsTest, cross-checked with
+// kafkajs' Java-compatible murmur2).
+TEST(Murmur2Test, MatchesKafka) {
+  EXPECT_EQ(Murmur2("21"), -973932308);
+  EXPECT_EQ(Murmur2("foobar"), -790332482);
+  EXPECT_EQ(Murmur2("a-little-bit-long-string"), -985981536);
+  EXPECT_EQ(Murmur2("a-little-bit-longer-string"), -1486304829);
+  EXPECT_EQ(Murmur2("lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8"), -58897971);
+  EXPECT_EQ(Murmur2("abc"), 479470107);
+  EXPECT_EQ(Murmur2("key"), -1079937367);
+  EXPECT_EQ(Murmur2(""), 275646681);
+}
+
+TEST(BucketOfTest, KafkaDefaultPartitioner) {
+  // (murmur2 & 0x7fffffff) % n
+  EXPECT_EQ(BucketOf("key", 1), 0u);
+  EXPECT_EQ(BucketOf("key", 8), static_cast<uint32_t>((-1079937367 & 0x7fffffff) % 8));
+  EXPECT_EQ(BucketOf("abc", 10), 479470107u % 10);
+}
+
+TEST(PartitionKeyOfTest, StringsAndIntegers) {
+  arrow::ArrayBuilder strings(arrow::DataType::Utf8());
+  ASSERT_TRUE(strings.AppendBinary("customer-1").ok());
+  ASSERT_TRUE(strings.AppendBinary("").ok());
+  strings.AppendNull();
+  ASSERT_TRUE(strings.AppendBinary(std::string_view("a\0b", 3)).ok());
+  arrow::Array s = strings.Finish();
+  std::string key;
+  ASSERT_TRUE(PartitionKeyOf(s, 0, &key).ok());
+  EXPECT_EQ(key, "customer-1");
+  EXPECT_EQ(PartitionKeyOf(s, 1, &key).message(), "the partition key is empty");
+  EXPECT_EQ(PartitionKeyOf(s, 2, &key).message(), "the partition key is null");
+  EXPECT_EQ(PartitionKeyOf(s, 3, &key).message(), "the partition key contains a zero byte");
+
+  arrow::ArrayBuilder ints(arrow::DataType::Int64());
+  ints.AppendPrimitive<int64_t>(-12);
+  arrow::Array i = ints.Finish();
+  ASSERT_TRUE(PartitionKeyOf(i, 0, &key).ok());
+  EXPECT_EQ(key, "-12");
+  arrow::ArrayBuilder big(arrow::DataType::UInt64());
+  big.AppendPrimitive<uint64_t>(18446744073709551615ull);
+  ASSERT_TRUE(PartitionKeyOf(big.Finish(), 0, &key).ok());
+  EXPECT_EQ(key, "18446744073709551615");
+}
+
+}  // namespace
+}  // namespace higgins::broker

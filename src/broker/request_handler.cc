@@ -1,0 +1,307 @@
+#include "broker/request_handler.h"
+
+#include "arrow/ipc/writer.h"
+#include "protocol/messages.h"
+#include "protocol/partition_name.h"
+
+namespace higgins::broker {
+namespace {
+
+using higgins::wire::Message;
+
+Message ReplyTo(const Message& request, Message::Type type) {
+  Message reply;
+  reply.set_type(type);
+  if (request.has_correlationid()) reply.set_correlationid(request.correlationid());
+  return reply;
+}
+
+/// Sets `errors` (one entry per line of the status message) and `code` of a reply body.
+template <typename Body>
+void SetError(Body* body, const Status& status) {
+  const std::string& m = status.message();
+  size_t start = 0;
+  while (start <= m.size()) {
+    size_t end = m.find('\n', start);
+    if (end == std::string::npos) end = m.size();
+    if (end > start) body->add_errors(m.substr(start, end - start));
+    start = end + 1;
+  }
+  if (body->errors_size() == 0) body->add_errors(std::string(StatusCodeName(status.code())));
+  body->set_code(protocol::ToErrorCode(status.code()));
+}
+
+Result<std::string> EncodeIpc(const arrow::SchemaPtr& schema, const arrow::RecordBatch* batch) {
+  std::vector<arrow::RecordBatch> batches;
+  if (batch != nullptr) batches.push_back(*batch);
+  HIGGINS_ASSIGN_OR_RETURN(Buffer bytes, arrow::ipc::WriteStream(schema, batches));
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+PayloadFormat FromProto(higgins::wire::PayloadFormat format) {
+  switch (format) {
+    case higgins::wire::JSON:
+      return PayloadFormat::kJson;
+    case higgins::wire::ARROW_IPC:
+      return PayloadFormat::kArrowIpc;
+    default:
+      return PayloadFormat::kAuto;
+  }
+}
+
+}  // namespace
+
+Message MakeErrorMessage(higgins::wire::Error::Type type, const std::string& message,
+                         const Message* request) {
+  Message reply;
+  reply.set_type(Message::ERROR);
+  if (request != nullptr && request->has_correlationid()) {
+    reply.set_correlationid(request->correlationid());
+  }
+  reply.mutable_error()->set_type(type);
+  reply.mutable_error()->set_message(message);
+  return reply;
+}
+
+void RequestHandler::Handle(const Message& request, Reply reply) {
+  if (protocol::ReplyTypeOf(request.type()) && !protocol::HasBody(request)) {
+    return reply(MakeErrorMessage(higgins::wire::Error::MALFORMED_MESSAGE,
+                                  std::string(protocol::MessageTypeName(request.type())) +
+                                      " carries no request body",
+                                  &request));
+  }
+  switch (request.type()) {
+    case Message::PING:
+      return reply(Ping(request));
+    case Message::PRODUCEREQUEST:
+      return Produce(request, std::move(reply));
+    case Message::GETINDEXREQUEST:
+      return reply(GetIndex(request));
+    case Message::METADATAREQUEST:
+      return reply(Metadata(request));
+    case Message::CREATECONFIGURATIONREQUEST:
+      return reply(CreateConfiguration(request));
+    case Message::DELETECONFIGURATIONREQUEST:
+      return reply(DeleteConfiguration(request));
+    case Message::UPLOADMODULEREQUEST:
+      return reply(UploadModule(request));
+    case Message::GETCURRENTTOPOGRAPHYREQUEST:
+      return reply(GetTopography(request));
+    case Message::CREATESUBSCRIPTIONREQUEST: {
+      Message r = ReplyTo(request, Message::CREATESUBSCRIPTIONRESPONSE);
+      r.mutable_createsubscriptionresponse()->add_errors(
+          "subscriptions are not available in this version of the broker");
+      return reply(std::move(r));
+    }
+    case Message::GETSUBSCRIPTIONREQUEST: {
+      Message r = ReplyTo(request, Message::GETSUBSCRIPTIONRESPONSE);
+      r.mutable_getsubscriptionresponse()->add_errors(
+          "subscriptions are not available in this version of the broker");
+      return reply(std::move(r));
+    }
+    case Message::ACKNOWLEDGEREQUEST: {
+      Message r = ReplyTo(request, Message::ACKNOWLEDGERESPONSE);
+      r.mutable_acknowledgeresponse()->set_error(
+          "subscriptions are not available in this version of the broker");
+      return reply(std::move(r));
+    }
+    case Message::TAKERECORDSREQUEST:
+      return reply(MakeErrorMessage(
+          higgins::wire::Error::UNIMPLEMENTED,
+          "subscriptions are not available in this version of the broker", &request));
+    default:
+      break;
+  }
+  if (Message::Type_IsValid(request.type())) {
+    return reply(MakeErrorMessage(higgins::wire::Error::UNIMPLEMENTED,
+                                  std::string(Message::Type_Name(request.type())) +
+                                      " is a reply, not a request",
+                                  &request));
+  }
+  return reply(MakeErrorMessage(higgins::wire::Error::UNIMPLEMENTED,
+                                "unknown operation " + std::to_string(request.type()),
+                                &request));
+}
+
+Message RequestHandler::Ping(const Message& request) {
+  Message r = ReplyTo(request, Message::PONG);
+  r.mutable_pong()->set_data(request.ping().data());
+  return r;
+}
+
+Message RequestHandler::CreateConfiguration(const Message& request) {
+  Message r = ReplyTo(request, Message::CREATECONFIGURATIONRESPONSE);
+  auto outcome = broker_->CreateConfiguration(request.createconfigurationrequest().data());
+  if (!outcome.ok()) SetError(r.mutable_createconfigurationresponse(), outcome.status());
+  return r;
+}
+
+Message RequestHandler::DeleteConfiguration(const Message& request) {
+  Message r = ReplyTo(request, Message::DELETECONFIGURATIONRESPONSE);
+  Status s = broker_->DeleteConfiguration(request.deleteconfigurationrequest().key());
+  if (!s.ok()) SetError(r.mutable_deleteconfigurationresponse(), s);
+  return r;
+}
+
+Message RequestHandler::GetTopography(const Message& request) {
+  Message r = ReplyTo(request, Message::GETCURRENTTOPOGRAPHYRESPONSE);
+  r.mutable_getcurrenttopographyresponse()->set_toml(broker_->TopographyToml());
+  return r;
+}
+
+Message RequestHandler::UploadModule(const Message& request) {
+  Message r = ReplyTo(request, Message::UPLOADMODULERESPONSE);
+  const auto& body = request.uploadmodulerequest();
+  Status s = broker_->UploadModule(body.name(), body.value());
+  if (!s.ok()) SetError(r.mutable_uploadmoduleresponse(), s);
+  return r;
+}
+
+void RequestHandler::Produce(const Message& request, Reply reply) {
+  const auto& body = request.producerequest();
+  auto on_done = [reply = std::move(reply), r = ReplyTo(request, Message::PRODUCERESPONSE)](
+                     Result<ProduceResult> result) mutable {
+    auto* response = r.mutable_produceresponse();
+    if (!result.ok()) {
+      SetError(response, result.status());
+    } else {
+      for (auto& key : result->partitions) response->add_partitions(std::move(key));
+      response->mutable_partition_indexes()->Add(result->partition_indexes.begin(),
+                                                 result->partition_indexes.end());
+      response->mutable_offsets()->Add(result->offsets.begin(), result->offsets.end());
+      response->set_timestamp(static_cast<uint64_t>(result->timestamp_ms));
+    }
+    reply(std::move(r));
+  };
+  broker_->Produce(body.stream_name(), body.payload(), FromProto(body.format()),
+                   std::move(on_done));
+}
+
+Message RequestHandler::GetIndex(const Message& request) {
+  Message r = ReplyTo(request, Message::GETINDEXRESPONSE);
+  auto* response = r.mutable_getindexresponse();
+  std::string errors;
+  size_t reply_bytes = 0;
+  const auto& indexes = request.getindexrequest().indexes();
+  const uint64_t range_limit = broker_->options().max_range_records;
+  StatusCode first_code = StatusCode::kOk;
+  for (int i = 0; i < indexes.size(); ++i) {
+    const higgins::wire::Index& index = indexes[i];
+    auto fail = [&](const Status& s) {
+      if (first_code == StatusCode::kOk) first_code = s.code();
+      errors += "index " + std::to_string(i) + ": " + s.message() + "\n";
+    };
+    auto stream = broker_->FindStream(index.stream());
+    if (!stream.ok()) {
+      fail(stream.status());
+      continue;
+    }
+    auto key = protocol::DecodePartitionName(index.partition());
+    if (!key.ok()) {
+      fail(key.status());
+      continue;
+    }
+    Result<QueryRows> rows = Status::Internal("unset");
+    switch (index.type()) {
+      case higgins::wire::Index::OFFSET:
+        rows = index.has_index() ? (*stream)->At(*key, index.index())
+                                 : Status::InvalidArgument("an OFFSET index needs `index`");
+        break;
+      case higgins::wire::Index::LATEST:
+        rows = (*stream)->Latest(*key);
+        break;
+      case higgins::wire::Index::TIMESTAMP:
+        rows = index.has_timestamp()
+                   ? (index.timestamp() > static_cast<uint64_t>(INT64_MAX)
+                          ? Status::InvalidArgument("timestamp is beyond 2^63-1 ms")
+                          : (*stream)->FirstAtOrAfter(*key, static_cast<int64_t>(index.timestamp())))
+                   : Status::InvalidArgument("a TIMESTAMP index needs `timestamp`");
+        break;
+      case higgins::wire::Index::RANGE: {
+        if (!index.has_index()) {
+          rows = Status::InvalidArgument("a RANGE index needs `index` (its first offset)");
+          break;
+        }
+        const uint64_t from = index.index();
+        const uint64_t to = index.has_end() ? index.end() : UINT64_MAX;
+        rows = (*stream)->Range(*key, from, to, range_limit);
+        break;
+      }
+      default:
+        rows = Status::InvalidArgument("unknown index type " + std::to_string(index.type()));
+    }
+    if (!rows.ok()) {
+      fail(rows.status().WithContext("stream '" + index.stream() + "'"));
+      continue;
+    }
+    auto data = EncodeIpc((*stream)->schema(), &rows->batch);
+    if (!data.ok()) {
+      fail(data.status());
+      continue;
+    }
+    reply_bytes += data->size() + index.stream().size() + 64 + 10 * rows->timestamps_ms.size();
+    if (reply_bytes > max_reply_bytes_) {
+      fail(Status::ResourceExhausted("the reply would exceed the frame limit of " +
+                                     std::to_string(max_reply_bytes_) +
+                                     " bytes; ask for fewer records"));
+      break;
+    }
+    higgins::wire::Record* record = response->add_records();
+    record->set_data(*std::move(data));
+    record->set_stream(index.stream());
+    record->set_partition(protocol::EncodePartitionName(*key));
+    record->set_offset(rows->first_offset);
+    record->set_count(static_cast<uint64_t>(rows->batch.num_rows()));
+    for (int64_t t : rows->timestamps_ms) record->add_timestamps(static_cast<uint64_t>(t));
+  }
+  if (!errors.empty()) {
+    errors.pop_back();
+    response->clear_records();
+    SetError(response, Status(first_code, errors));
+  }
+  return r;
+}
+
+Message RequestHandler::Metadata(const Message& request) {
+  Message r = ReplyTo(request, Message::METADATARESPONSE);
+  auto* response = r.mutable_metadataresponse();
+  auto streams = broker_->Metadata(request.metadatarequest().name());
+  if (!streams.ok()) {
+    SetError(response, streams.status());
+    return r;
+  }
+  std::string summary;
+  size_t reply_bytes = 0;
+  for (const StreamInfo& info : *streams) {
+    auto* s = response->add_streams();
+    s->set_name(info.name);
+    s->set_schema(info.decl.schema);
+    s->set_partition_key(info.decl.partition_key);
+    s->set_storage(info.decl.storage);
+    s->set_kind(std::string(config::StreamKindName(info.decl.kind)));
+    s->set_buckets(info.decl.buckets);
+    s->set_partition_count(info.partition_count);
+    s->set_record_count(info.record_count);
+    s->set_partitions_truncated(info.partitions_truncated);
+    auto schema_bytes = EncodeIpc(info.schema, nullptr);
+    if (schema_bytes.ok()) s->set_arrow_schema(*std::move(schema_bytes));
+    for (const auto& p : info.partitions) {
+      auto* pm = s->add_partitions();
+      pm->set_key(p.key);
+      pm->set_count(p.count);
+      reply_bytes += p.key.size() + 16;
+    }
+    summary += "stream '" + info.name + "': " + std::to_string(info.partition_count) +
+               " partitions, " + std::to_string(info.record_count) + " records\n";
+  }
+  if (reply_bytes + summary.size() > max_reply_bytes_) {
+    response->Clear();
+    SetError(response, Status::ResourceExhausted(
+                           "the metadata reply would exceed the frame limit; ask for one stream"));
+    return r;
+  }
+  response->set_message(summary);
+  return r;
+}
+
+}  // namespace higgins::broker

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <functional>
+
+#include "broker/broker.h"
+#include "higgins.pb.h"
+
+namespace higgins::broker {
+
+/// Maps protocol requests (docs/protocol.md) onto Broker operations and builds the replies.
+/// Every request gets exactly one reply carrying the request's correlation id; errors travel in
+/// the reply (its `errors` and `code` fields, or an ERROR message for requests that have no
+/// reply type). Thread-safe.
+class RequestHandler {
+ public:
+  using Reply = std::function<void(higgins::wire::Message)>;
+
+  /// `max_reply_bytes`: replies (GetIndex, Metadata) that would be larger are refused with
+  /// ResourceExhausted instead; the frame limit of the connection.
+  RequestHandler(Broker* broker, size_t max_reply_bytes)
+      : broker_(broker), max_reply_bytes_(max_reply_bytes) {}
+
+  /// Calls `reply` once: on this thread for everything but produce, whose reply comes from the
+  /// group committer's thread once the records are durable.
+  void Handle(const higgins::wire::Message& request, Reply reply);
+
+ private:
+  higgins::wire::Message Ping(const higgins::wire::Message& request);
+  higgins::wire::Message CreateConfiguration(const higgins::wire::Message& request);
+  higgins::wire::Message DeleteConfiguration(const higgins::wire::Message& request);
+  higgins::wire::Message GetTopography(const higgins::wire::Message& request);
+  higgins::wire::Message UploadModule(const higgins::wire::Message& request);
+  higgins::wire::Message GetIndex(const higgins::wire::Message& request);
+  higgins::wire::Message Metadata(const higgins::wire::Message& request);
+  void Produce(const higgins::wire::Message& request, Reply reply);
+
+  Broker* broker_;
+  size_t max_reply_bytes_;
+};
+
+/// An ERROR message (Error.type and message) answering `request`'s correlation id, if any.
+higgins::wire::Message MakeErrorMessage(higgins::wire::Error::Type type, const std::string& message,
+                                  const higgins::wire::Message* request);
+
+}  // namespace higgins::broker

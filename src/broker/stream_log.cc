@@ -1,0 +1,396 @@
+#include "broker/stream_log.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
+#include <spdlog/spdlog.h>
+
+#include "arrow/ipc/reader.h"
+#include "arrow/json/json_reader.h"
+#include "broker/partitioning.h"
+
+namespace higgins::broker {
+namespace {
+
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using KeyTable = std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>>;
+
+bool LooksLikeArrowIpc(std::string_view payload) {
+  if (payload.starts_with("ARROW1")) return true;
+  return payload.size() >= 4 && std::memcmp(payload.data(), "\xff\xff\xff\xff", 4) == 0;
+}
+
+/// Rows [0, n) of `batch` picked at `rows`, as a new batch.
+Result<arrow::RecordBatch> Take(const arrow::RecordBatch& batch, const std::vector<int64_t>& rows) {
+  std::vector<arrow::Array> columns;
+  columns.reserve(static_cast<size_t>(batch.num_columns()));
+  for (const arrow::Array& column : batch.columns()) {
+    arrow::ArrayBuilder builder(column.type());
+    builder.Reserve(static_cast<int64_t>(rows.size()));
+    for (int64_t r : rows) HIGGINS_RETURN_IF_ERROR(builder.AppendFrom(column, r));
+    columns.push_back(builder.Finish());
+  }
+  return arrow::RecordBatch::Make(batch.schema(), static_cast<int64_t>(rows.size()),
+                                  std::move(columns));
+}
+
+std::string DescribeSchemaDifference(const arrow::Schema& expected, const arrow::Schema& got) {
+  if (expected.num_fields() != got.num_fields()) {
+    return "it has " + std::to_string(got.num_fields()) + " fields, the stream has " +
+           std::to_string(expected.num_fields());
+  }
+  for (size_t i = 0; i < expected.num_fields(); ++i) {
+    const arrow::Field& e = expected.field(i);
+    const arrow::Field& g = got.field(i);
+    if (e.name != g.name) {
+      return "field " + std::to_string(i) + " is '" + g.name + "', the stream has '" + e.name + "'";
+    }
+    if (!(e.type == g.type)) {
+      return "field '" + e.name + "' is " + g.type.ToString() + ", the stream has " +
+             e.type.ToString();
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+StreamLog::StreamLog(Options options)
+    : options_(std::move(options)), index_(options_.buckets) {}
+
+StreamLog::~StreamLog() {
+  Status s = FlushIndex(true);
+  if (!s.ok()) spdlog::warn("stream '{}': index flush at close failed: {}", name(), s.ToString());
+}
+
+Result<std::unique_ptr<StreamLog>> StreamLog::Open(Options options) {
+  auto key = options.schema->FieldIndex(options.partition_key);
+  if (!key) {
+    return Status::InvalidArgument("stream '" + options.name + "': partition key '" +
+                                   options.partition_key + "' is not a field of its schema");
+  }
+  std::unique_ptr<StreamLog> log(new StreamLog(std::move(options)));
+  log->key_column_ = static_cast<int>(*key);
+  HIGGINS_RETURN_IF_ERROR(log->Recover());
+  return log;
+}
+
+Status StreamLog::Recover() {
+  const bool indexed = !options_.index_dir.empty();
+  if (indexed) {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.index_dir, ec);
+    if (ec) return Status::IOError("create " + options_.index_dir + ": " + ec.message());
+  }
+  for (uint32_t b = 0; b < options_.buckets; ++b) {
+    HIGGINS_ASSIGN_OR_RETURN(auto log, options_.storage->OpenBucket(options_.id, b, schema()));
+    const uint64_t next = log->next_sequence();
+    std::vector<storage::IndexRecord> records;
+    std::unique_ptr<storage::IndexLog> index_log;
+    const std::string path = options_.index_dir + "/" + std::to_string(b) + ".index";
+    if (indexed) {
+      HIGGINS_ASSIGN_OR_RETURN(index_log, storage::IndexLog::Open(path, &records));
+      // The index is written after the data is durable, so it can only lag the data. If it is
+      // ahead (a data tail was cut) or has a gap, it is rebuilt from the data.
+      uint64_t expected = 0;
+      bool consistent = true;
+      for (const auto& r : records) {
+        if (r.entry.base_sequence != expected) consistent = false;
+        expected = r.entry.base_sequence + r.entry.row_count;
+      }
+      if (!consistent || expected > next) {
+        spdlog::warn("stream '{}' bucket {}: index file disagrees with the data; rebuilding it",
+                     name(), b);
+        index_log.reset();
+        records.clear();
+        std::filesystem::remove(path);
+        HIGGINS_ASSIGN_OR_RETURN(index_log, storage::IndexLog::Open(path, &records));
+      }
+    }
+    std::vector<uint64_t> offsets;
+    uint64_t covered = 0;
+    for (const auto& r : records) {
+      offsets.resize(r.key_indexes.size());
+      index_.Add(b, r.entry, r.keys, r.key_indexes, offsets.data());
+      covered = r.entry.base_sequence + r.entry.row_count;
+    }
+    uint64_t rebuilt = 0;
+    HIGGINS_RETURN_IF_ERROR(log->Scan(covered, [&](const storage::EntryInfo& entry,
+                                                   const arrow::RecordBatch& batch) -> Status {
+      storage::IndexRecord record;
+      record.entry = entry;
+      KeyTable table;
+      std::string key;
+      const arrow::Array& column = batch.column(key_column_);
+      for (int64_t r = 0; r < batch.num_rows(); ++r) {
+        HIGGINS_RETURN_IF_ERROR(PartitionKeyOf(column, r, &key).WithContext(
+            "stream '" + name() + "' bucket " + std::to_string(b) + " sequence " +
+            std::to_string(entry.base_sequence + static_cast<uint64_t>(r))));
+        auto [it, added] = table.try_emplace(key, static_cast<uint32_t>(record.keys.size()));
+        if (added) record.keys.push_back(key);
+        record.key_indexes.push_back(it->second);
+      }
+      offsets.resize(record.key_indexes.size());
+      index_.Add(b, entry, record.keys, record.key_indexes, offsets.data());
+      if (index_log) HIGGINS_RETURN_IF_ERROR(index_log->Append(record));
+      ++rebuilt;
+      return Status::OK();
+    }));
+    if (rebuilt > 0 && index_log) {
+      spdlog::info("stream '{}' bucket {}: indexed {} entries from the data", name(), b, rebuilt);
+    }
+    if (index_log) HIGGINS_RETURN_IF_ERROR(index_log->Flush(true));
+    index_.Publish(b, next);
+    logs_.push_back(std::move(log));
+    if (index_log) index_logs_.push_back(std::move(index_log));
+  }
+  return Status::OK();
+}
+
+Result<PreparedProduce> StreamLog::Decode(std::string_view payload, PayloadFormat format) const {
+  PreparedProduce prepared;
+  if (format == PayloadFormat::kAuto) {
+    format = LooksLikeArrowIpc(payload) ? PayloadFormat::kArrowIpc : PayloadFormat::kJson;
+  }
+  if (format == PayloadFormat::kJson) {
+    arrow::json::JsonReadOptions options;
+    options.max_rows = options_.max_records_per_request;
+    HIGGINS_ASSIGN_OR_RETURN(auto batch, arrow::json::ReadJson(payload, schema(), options));
+    prepared.batches.push_back(std::move(batch));
+    return prepared;
+  }
+  arrow::ipc::ReadOptions options;
+  options.limits.max_batch_rows = options_.max_records_per_request;
+  HIGGINS_ASSIGN_OR_RETURN(auto read,
+                           arrow::ipc::ReadStreamOrFile(Buffer::Copy(payload), options));
+  std::string difference = DescribeSchemaDifference(*schema(), *read.schema);
+  if (!difference.empty()) {
+    return Status::InvalidArgument("the payload's schema differs from stream '" + name() +
+                                   "': " + difference);
+  }
+  int64_t rows = 0;
+  for (const auto& batch : read.batches) {
+    rows += batch.num_rows();
+    if (rows > options_.max_records_per_request) break;
+    if (batch.num_rows() == 0) continue;
+    // Re-declared under the stream's schema: checks non-nullable fields hold no nulls.
+    auto rebased = arrow::RecordBatch::Make(schema(), batch.num_rows(), batch.columns());
+    if (!rebased.ok()) {
+      return rebased.status().WithContext("the payload does not fit stream '" + name() + "'");
+    }
+    prepared.batches.push_back(*std::move(rebased));
+  }
+  if (rows > options_.max_records_per_request) {
+    return Status::ResourceExhausted("the payload holds more than " +
+                                     std::to_string(options_.max_records_per_request) +
+                                     " records, the limit per request");
+  }
+  return prepared;
+}
+
+Result<PreparedProduce> StreamLog::Prepare(std::string_view payload, PayloadFormat format) const {
+  if (payload.empty()) return Status::InvalidArgument("empty payload");
+  HIGGINS_ASSIGN_OR_RETURN(PreparedProduce prepared, Decode(payload, format));
+  KeyTable table;
+  std::string key;
+  const std::string& key_field = options_.partition_key;
+  int64_t row = 0;
+  for (const auto& batch : prepared.batches) {
+    const arrow::Array& column = batch.column(key_column_);
+    for (int64_t r = 0; r < batch.num_rows(); ++r, ++row) {
+      Status s = PartitionKeyOf(column, r, &key);
+      if (!s.ok()) {
+        return Status::InvalidArgument("row " + std::to_string(row) + ", field '" + key_field +
+                                       "': " + s.message());
+      }
+      auto it = table.find(std::string_view(key));
+      if (it == table.end()) {
+        it = table.emplace(key, static_cast<uint32_t>(prepared.keys.size())).first;
+        prepared.keys.push_back(key);
+      }
+      prepared.key_indexes.push_back(it->second);
+    }
+  }
+  prepared.rows = row;
+  if (row == 0) return Status::InvalidArgument("the payload holds no records");
+  return prepared;
+}
+
+int64_t StreamLog::NextTimestamp(int64_t now_ms) {
+  last_timestamp_ms_ = std::max(last_timestamp_ms_, now_ms);
+  return last_timestamp_ms_;
+}
+
+Result<ProduceResult> StreamLog::Append(const PreparedProduce& prepared, int64_t timestamp_ms,
+                                        PendingEntries* pending,
+                                        std::vector<storage::BucketLog*>* touched) {
+  ProduceResult result;
+  result.timestamp_ms = timestamp_ms;
+  result.offsets.resize(static_cast<size_t>(prepared.rows));
+  const bool indexed = !index_logs_.empty();
+  auto add_entry = [&](uint32_t bucket, const arrow::RecordBatch& batch,
+                       std::vector<std::string> keys, std::vector<uint32_t> key_indexes,
+                       uint64_t* offsets) -> Status {
+    storage::BucketLog* log = logs_[bucket].get();
+    HIGGINS_ASSIGN_OR_RETURN(storage::EntryInfo entry, log->Append(batch, timestamp_ms));
+    if (std::find(touched->begin(), touched->end(), log) == touched->end()) touched->push_back(log);
+    index_.Add(bucket, entry, keys, key_indexes, offsets);
+    PendingEntries::Item item{bucket, {}};
+    item.record.entry = entry;
+    if (indexed) {
+      item.record.keys = std::move(keys);
+      item.record.key_indexes = std::move(key_indexes);
+    }
+    pending->items.push_back(std::move(item));
+    return Status::OK();
+  };
+
+  size_t row = 0;
+  for (const auto& batch : prepared.batches) {
+    const size_t n = static_cast<size_t>(batch.num_rows());
+    std::vector<uint32_t> batch_key_indexes(prepared.key_indexes.begin() + row,
+                                            prepared.key_indexes.begin() + row + n);
+    if (options_.buckets == 1) {
+      HIGGINS_RETURN_IF_ERROR(add_entry(0, batch, prepared.keys, std::move(batch_key_indexes),
+                                        result.offsets.data() + row));
+    } else {
+      // Split the rows by bucket; each bucket's entry keeps payload order.
+      std::map<uint32_t, std::vector<int64_t>> rows_by_bucket;
+      std::vector<uint32_t> key_bucket(prepared.keys.size());
+      for (size_t k = 0; k < prepared.keys.size(); ++k) {
+        key_bucket[k] = BucketOf(prepared.keys[k], options_.buckets);
+      }
+      for (size_t r = 0; r < n; ++r) {
+        rows_by_bucket[key_bucket[batch_key_indexes[r]]].push_back(static_cast<int64_t>(r));
+      }
+      for (const auto& [bucket, rows] : rows_by_bucket) {
+        HIGGINS_ASSIGN_OR_RETURN(arrow::RecordBatch part, Take(batch, rows));
+        // The entry's own key table: only the keys of its rows.
+        std::vector<std::string> part_keys;
+        std::vector<uint32_t> part_indexes;
+        std::unordered_map<uint32_t, uint32_t> remap;
+        part_indexes.reserve(rows.size());
+        for (int64_t r : rows) {
+          const uint32_t k = batch_key_indexes[static_cast<size_t>(r)];
+          auto [it, added] = remap.try_emplace(k, static_cast<uint32_t>(part_keys.size()));
+          if (added) part_keys.push_back(prepared.keys[k]);
+          part_indexes.push_back(it->second);
+        }
+        std::vector<uint64_t> part_offsets(rows.size());
+        HIGGINS_RETURN_IF_ERROR(add_entry(bucket, part, std::move(part_keys),
+                                          std::move(part_indexes), part_offsets.data()));
+        for (size_t i = 0; i < rows.size(); ++i) {
+          result.offsets[row + static_cast<size_t>(rows[i])] = part_offsets[i];
+        }
+      }
+    }
+    row += n;
+  }
+  result.partitions = prepared.keys;
+  result.partition_indexes = prepared.key_indexes;
+  return result;
+}
+
+Status StreamLog::Publish(const PendingEntries& pending) {
+  Status status;
+  for (const auto& item : pending.items) {
+    index_.Publish(item.bucket, item.record.entry.base_sequence + item.record.entry.row_count);
+    if (!index_logs_.empty() && status.ok()) {
+      status = index_logs_[item.bucket]->Append(item.record);
+    }
+  }
+  return status;
+}
+
+void StreamLog::MarkFailed(const Status& cause) {
+  std::lock_guard lock(failure_mu_);
+  if (failure_.ok()) {
+    spdlog::error("stream '{}': taken offline after a storage failure: {}", name(),
+                  cause.ToString());
+    failure_ = Status(cause.code(), "stream '" + name() +
+                                        "' is offline after a storage failure (restart the "
+                                        "broker to recover it): " + cause.message());
+  }
+}
+
+Status StreamLog::failure() const {
+  std::lock_guard lock(failure_mu_);
+  return failure_;
+}
+
+Status StreamLog::FlushIndex(bool sync) {
+  for (auto& log : index_logs_) HIGGINS_RETURN_IF_ERROR(log->Flush(sync));
+  return Status::OK();
+}
+
+Result<QueryRows> StreamLog::Materialize(const std::vector<RowRef>& rows) const {
+  QueryRows out;
+  out.first_offset = rows.front().offset;
+  out.timestamps_ms.reserve(rows.size());
+  // Read each entry once; rows of one partition usually come from few entries.
+  std::map<std::pair<uint32_t, uint64_t>, arrow::RecordBatch> entries;
+  for (const RowRef& ref : rows) {
+    out.timestamps_ms.push_back(ref.entry.timestamp_ms);
+    auto key = std::make_pair(ref.bucket, ref.entry.base_sequence);
+    if (entries.count(key) == 0) {
+      HIGGINS_ASSIGN_OR_RETURN(auto batch, logs_[ref.bucket]->Read(ref.entry.location));
+      if (batch.num_rows() != ref.entry.row_count) {
+        return Status::Corruption("stream '" + name() + "': entry at sequence " +
+                                  std::to_string(ref.entry.base_sequence) + " holds " +
+                                  std::to_string(batch.num_rows()) + " rows, the index says " +
+                                  std::to_string(ref.entry.row_count));
+      }
+      entries.emplace(key, std::move(batch));
+    }
+  }
+  // One contiguous run inside one entry: a zero-copy slice.
+  const RowRef& first = rows.front();
+  const RowRef& last = rows.back();
+  if (entries.size() == 1 && last.row - first.row + 1 == rows.size()) {
+    out.batch = entries.begin()->second.Slice(first.row, static_cast<int64_t>(rows.size()));
+    return out;
+  }
+  std::vector<arrow::Array> columns;
+  for (size_t c = 0; c < schema()->num_fields(); ++c) {
+    arrow::ArrayBuilder builder(schema()->field(c).type);
+    builder.Reserve(static_cast<int64_t>(rows.size()));
+    for (const RowRef& ref : rows) {
+      const auto& batch = entries.at({ref.bucket, ref.entry.base_sequence});
+      HIGGINS_RETURN_IF_ERROR(builder.AppendFrom(batch.column(static_cast<int>(c)), ref.row));
+    }
+    columns.push_back(builder.Finish());
+  }
+  HIGGINS_ASSIGN_OR_RETURN(out.batch, arrow::RecordBatch::Make(
+                                          schema(), static_cast<int64_t>(rows.size()),
+                                          std::move(columns)));
+  return out;
+}
+
+Result<QueryRows> StreamLog::At(std::string_view key, uint64_t offset) const {
+  HIGGINS_ASSIGN_OR_RETURN(RowRef ref, index_.At(key, offset));
+  return Materialize({ref});
+}
+
+Result<QueryRows> StreamLog::Latest(std::string_view key) const {
+  HIGGINS_ASSIGN_OR_RETURN(uint64_t offset, index_.Latest(key));
+  return At(key, offset);
+}
+
+Result<QueryRows> StreamLog::FirstAtOrAfter(std::string_view key, int64_t timestamp_ms) const {
+  HIGGINS_ASSIGN_OR_RETURN(uint64_t offset, index_.FirstAtOrAfter(key, timestamp_ms));
+  return At(key, offset);
+}
+
+Result<QueryRows> StreamLog::Range(std::string_view key, uint64_t from, uint64_t to,
+                                   uint64_t limit) const {
+  HIGGINS_ASSIGN_OR_RETURN(auto rows, index_.Range(key, from, to, limit));
+  return Materialize(rows);
+}
+
+}  // namespace higgins::broker

@@ -1,0 +1,137 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arrow/record_batch.h"
+#include "broker/stream_index.h"
+#include "common/buffer.h"
+#include "common/result.h"
+#include "storage/index_log.h"
+#include "storage/storage.h"
+
+namespace higgins::broker {
+
+enum class PayloadFormat { kAuto, kJson, kArrowIpc };
+
+/// A produce payload decoded and validated against the stream's schema, ready to commit. Rows
+/// keep payload order; each row's partition key is keys[key_indexes[row]].
+struct PreparedProduce {
+  std::vector<arrow::RecordBatch> batches;  // the payload's batches (IPC) or one batch (JSON)
+  std::vector<std::string> keys;            // distinct partition keys, first-seen order
+  std::vector<uint32_t> key_indexes;        // one per row, across batches
+  int64_t rows = 0;
+};
+
+/// Where each produced row went.
+struct ProduceResult {
+  std::vector<std::string> partitions;       // = PreparedProduce::keys
+  std::vector<uint32_t> partition_indexes;   // = PreparedProduce::key_indexes
+  std::vector<uint64_t> offsets;             // one per row
+  int64_t timestamp_ms = 0;
+};
+
+/// Entries appended by Append and not yet published: made visible by Publish after the bucket
+/// logs they were written to are durable.
+struct PendingEntries {
+  struct Item {
+    uint32_t bucket;
+    storage::IndexRecord record;
+  };
+  std::vector<Item> items;
+};
+
+/// Query results: rows of one partition at consecutive offsets.
+struct QueryRows {
+  arrow::RecordBatch batch;
+  uint64_t first_offset = 0;
+  std::vector<int64_t> timestamps_ms;  // per row
+};
+
+/// One stream: its bucket logs, its index and (for durable storage) its index files.
+///
+/// Thread-safety: Prepare and the queries may be called from any thread. Append and Publish
+/// are called by the group committer only (one thread).
+class StreamLog {
+ public:
+  struct Options {
+    std::string name;
+    uint64_t id = 0;
+    arrow::SchemaPtr schema;
+    std::string partition_key;
+    uint32_t buckets = 1;
+    storage::Storage* storage = nullptr;  // outlives the StreamLog
+    /// Folder for index files (created if absent); empty keeps the index in memory only (for
+    /// storage that is not durable).
+    std::string index_dir;
+    int64_t max_records_per_request = 1'000'000;
+  };
+
+  /// Opens every bucket log and rebuilds the index: from the index files, then from the bucket
+  /// logs for entries the index files lack (appending those to the files). Errors: those of
+  /// the storage and the index files.
+  static Result<std::unique_ptr<StreamLog>> Open(Options options);
+  ~StreamLog();
+
+  /// Decodes `payload` (JSON: one object, an array or NDJSON; or an Arrow IPC stream or file)
+  /// and validates every row against the schema: types, non-null fields, a valid partition key.
+  /// Errors: InvalidArgument "row R, field 'F': ..." (R counts from 0 across the payload),
+  /// "the payload's schema differs from stream 'S': ...", "empty payload"; ResourceExhausted
+  /// over max_records_per_request. Pure; thread-safe.
+  Result<PreparedProduce> Prepare(std::string_view payload, PayloadFormat format) const;
+
+  /// Appends the rows (one entry per bucket per batch) and assigns offsets; the rows stay
+  /// invisible until Publish. Adds the bucket logs written to `*touched` (for the caller to
+  /// Sync). Errors: those of BucketLog::Append (rows appended before the failure stay
+  /// invisible until a restart re-reads them: see docs/storage-format.md).
+  Result<ProduceResult> Append(const PreparedProduce& prepared, int64_t timestamp_ms,
+                               PendingEntries* pending, std::vector<storage::BucketLog*>* touched);
+
+  /// Makes pending entries visible and writes their index records. Errors: IOError from the
+  /// index files (the entries are visible regardless; the index is rebuilt at restart).
+  Status Publish(const PendingEntries& pending);
+
+  /// Writes buffered index records; with `sync`, fsyncs them.
+  Status FlushIndex(bool sync);
+
+  Result<QueryRows> At(std::string_view key, uint64_t offset) const;
+  Result<QueryRows> Latest(std::string_view key) const;
+  Result<QueryRows> FirstAtOrAfter(std::string_view key, int64_t timestamp_ms) const;
+  /// Offsets [from, to), at most `limit` rows.
+  Result<QueryRows> Range(std::string_view key, uint64_t from, uint64_t to, uint64_t limit) const;
+
+  const std::string& name() const { return options_.name; }
+  uint64_t id() const { return options_.id; }
+  const arrow::SchemaPtr& schema() const { return options_.schema; }
+  uint32_t buckets() const { return options_.buckets; }
+  const StreamIndex& index() const { return index_; }
+  /// The commit timestamp for a commit now: never below the previous one (committer only).
+  int64_t NextTimestamp(int64_t now_ms);
+
+  /// After a failed append or sync the log's state on disk is unknown (fsync errors cannot be
+  /// retried safely), so the stream refuses produces until the broker restarts and recovers it.
+  /// Committer only; `failure()` is OK while the stream is healthy.
+  void MarkFailed(const Status& cause);
+  Status failure() const;
+
+ private:
+  explicit StreamLog(Options options);
+  Status Recover();
+  Result<QueryRows> Materialize(const std::vector<RowRef>& rows) const;
+  Result<PreparedProduce> Decode(std::string_view payload, PayloadFormat format) const;
+
+  Options options_;
+  int key_column_ = -1;
+  StreamIndex index_;
+  std::vector<std::unique_ptr<storage::BucketLog>> logs_;
+  std::vector<std::unique_ptr<storage::IndexLog>> index_logs_;  // empty when in memory only
+  int64_t last_timestamp_ms_ = 0;
+  mutable std::mutex failure_mu_;
+  Status failure_;
+};
+
+}  // namespace higgins::broker

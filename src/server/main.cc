@@ -1,0 +1,139 @@
+// The `higgins` broker (README, docs/configuration.md "Broker options"). The composition root:
+// picks the concrete storages (through the topography), the listener and the threads.
+#include <csignal>
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <asio.hpp>
+#include <google/protobuf/stubs/logging.h>
+#include <spdlog/spdlog.h>
+
+#include "broker/broker.h"
+#include "broker/request_handler.h"
+#include "server/server.h"
+
+namespace {
+
+struct Flags {
+  uint16_t port = 4932;
+  std::string dir = "data";
+  std::string bind = "127.0.0.1";
+  std::string log_level = "info";
+  uint32_t max_frame_bytes = 64u << 20;
+  size_t max_connections = 1024;
+  int64_t max_records_per_request = 1'000'000;
+  uint64_t max_range_records = 10'000;
+  int threads = 2;
+};
+
+/// protobuf logs every string field with invalid UTF-8 it parses; a client could flood the log
+/// that way. Such requests are answered with MALFORMED_MESSAGE already, so its messages go to
+/// the debug level.
+void ProtobufLog(google::protobuf::LogLevel level, const char* file, int line,
+                 const std::string& message) {
+  if (level >= google::protobuf::LOGLEVEL_FATAL) {
+    spdlog::critical("protobuf {}:{}: {}", file, line, message);
+  } else {
+    spdlog::debug("protobuf {}:{}: {}", file, line, message);
+  }
+}
+
+int Run(const Flags& flags) {
+  auto level = spdlog::level::from_str(flags.log_level);
+  spdlog::set_level(level);
+  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
+  google::protobuf::SetLogHandler(&ProtobufLog);
+
+  higgins::broker::BrokerOptions options;
+  options.dir = flags.dir;
+  options.max_records_per_request = flags.max_records_per_request;
+  options.max_range_records = flags.max_range_records;
+  auto broker = higgins::broker::Broker::Open(options);
+  if (!broker.ok()) {
+    spdlog::critical("cannot open {}: {}", flags.dir, broker.status().ToString());
+    return 1;
+  }
+  higgins::broker::RequestHandler handler(broker->get(), flags.max_frame_bytes);
+
+  asio::io_context io;
+  auto work = asio::make_work_guard(io);
+  higgins::server::ServerOptions server_options;
+  server_options.bind = flags.bind;
+  server_options.port = flags.port;
+  server_options.max_frame_bytes = flags.max_frame_bytes;
+  server_options.max_connections = flags.max_connections;
+  higgins::server::Server server(io, &handler, server_options);
+  if (auto s = server.Start(); !s.ok()) {
+    spdlog::critical("{}", s.ToString());
+    return 1;
+  }
+  spdlog::info("higgins listening on {}:{} with data in {}", flags.bind, server.port(), flags.dir);
+
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  asio::steady_timer deadline(io);
+  signals.async_wait([&](const asio::error_code& ec, int signal) {
+    if (ec) return;
+    spdlog::info("signal {}: answering in-flight requests, then stopping", signal);
+    server.Stop([&] { asio::post(io, [&] { work.reset(); io.stop(); }); });
+    deadline.expires_after(std::chrono::seconds(10));
+    deadline.async_wait([&](const asio::error_code& e) {
+      if (!e) {
+        spdlog::warn("connections still open after 10 s; stopping anyway");
+        io.stop();
+      }
+    });
+  });
+
+  std::vector<std::thread> threads;
+  for (int i = 1; i < flags.threads; ++i) threads.emplace_back([&] { io.run(); });
+  io.run();
+  for (auto& t : threads) t.join();
+  (*broker)->Shutdown();
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);
+  Flags flags;
+  CLI::App app{"higgins: a streaming broker (docs/configuration.md)"};
+  app.add_option("--port", flags.port, "TCP port to listen on")->capture_default_str();
+  app.add_option("--dir", flags.dir, "folder for the topography, modules, index and file storage")
+      ->capture_default_str();
+  app.add_option("--bind", flags.bind, "address to listen on")->capture_default_str();
+  app.add_option("--log-level", flags.log_level, "trace, debug, info, warn, error, critical, off")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  app.add_option("--max-frame-bytes", flags.max_frame_bytes, "largest request or reply frame")
+      ->capture_default_str()
+      ->check(CLI::Range(1024u, 1u << 30));
+  app.add_option("--max-connections", flags.max_connections, "open connections at most")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{1}, size_t{1} << 20));
+  app.add_option("--max-records-per-request", flags.max_records_per_request,
+                 "records one produce may carry")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 31));
+  app.add_option("--max-range-records", flags.max_range_records,
+                 "records one RANGE query returns at most")
+      ->capture_default_str()
+      ->check(CLI::Range(uint64_t{1}, uint64_t{10'000'000}));
+  app.add_option("--threads", flags.threads, "network threads")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  try {
+    return Run(flags);
+  } catch (const std::exception& e) {
+    spdlog::critical("fatal: {}", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,96 @@
+#include "server/server.h"
+
+#include <spdlog/spdlog.h>
+
+#include "server/session.h"
+
+namespace higgins::server {
+
+Server::Server(asio::io_context& io, broker::RequestHandler* handler, ServerOptions options)
+    : io_(io), handler_(handler), options_(std::move(options)), acceptor_(io) {}
+
+Server::~Server() = default;
+
+Status Server::Start() {
+  asio::error_code ec;
+  auto address = asio::ip::make_address(options_.bind, ec);
+  if (ec) return Status::InvalidArgument("bind address '" + options_.bind + "': " + ec.message());
+  asio::ip::tcp::endpoint endpoint(address, options_.port);
+  const std::string where = options_.bind + ":" + std::to_string(options_.port);
+  acceptor_.open(endpoint.protocol(), ec);
+  if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(endpoint, ec);
+  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return Status::IOError("listen on " + where + ": " + ec.message());
+  port_ = acceptor_.local_endpoint().port();
+  asio::co_spawn(io_, Accept(), asio::detached);
+  return Status::OK();
+}
+
+asio::awaitable<void> Server::Accept() {
+  while (true) {
+    asio::error_code ec;
+    asio::ip::tcp::socket socket =
+        co_await acceptor_.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      std::lock_guard lock(mu_);
+      if (stopping_ || ec == asio::error::operation_aborted) co_return;
+      spdlog::warn("accept failed: {}", ec.message());
+      continue;
+    }
+    socket.set_option(asio::ip::tcp::no_delay(true), ec);
+    auto session = std::make_shared<Session>(this, std::move(socket));
+    std::lock_guard lock(mu_);
+    if (stopping_) co_return;
+    if (sessions_.size() >= options_.max_connections) {
+      spdlog::warn("connection refused: {} connections open, the limit", sessions_.size());
+      session->RejectAndClose("the broker has " + std::to_string(sessions_.size()) +
+                              " connections open, its limit (--max-connections)");
+      continue;
+    }
+    sessions_.insert(session);
+    session->Start();
+  }
+}
+
+void Server::Remove(Session* session) {
+  std::function<void()> done;
+  {
+    std::lock_guard lock(mu_);
+    for (auto it = sessions_.begin(); it != sessions_.end(); ++it) {
+      if (it->get() == session) {
+        sessions_.erase(it);
+        break;
+      }
+    }
+    if (stopping_ && sessions_.empty() && on_stopped_) done = std::move(on_stopped_);
+  }
+  if (done) done();
+}
+
+void Server::Stop(std::function<void()> done) {
+  std::vector<std::shared_ptr<Session>> sessions;
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+    sessions.assign(sessions_.begin(), sessions_.end());
+    if (sessions.empty()) {
+      on_stopped_ = nullptr;
+    } else {
+      on_stopped_ = std::move(done);
+    }
+  }
+  asio::post(io_, [this] {
+    asio::error_code ec;
+    acceptor_.close(ec);
+  });
+  for (auto& s : sessions) s->StopReading();
+  if (sessions.empty() && done) done();
+}
+
+size_t Server::connection_count() const {
+  std::lock_guard lock(mu_);
+  return sessions_.size();
+}
+
+}  // namespace higgins::server

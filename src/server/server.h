@@ -1,0 +1,67 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include <asio.hpp>
+
+#include "broker/request_handler.h"
+#include "common/result.h"
+
+namespace higgins::server {
+
+struct ServerOptions {
+  std::string bind = "127.0.0.1";
+  uint16_t port = 4932;  // 0: any free port (see Server::port())
+  uint32_t max_frame_bytes = 64u << 20;
+  /// Connections beyond this get an OVERLOADED error and are closed.
+  size_t max_connections = 1024;
+  /// Requests read from one connection and not yet answered; reading pauses at the limit.
+  size_t max_in_flight_per_connection = 1024;
+};
+
+class Session;
+
+/// The TCP listener (DESIGN.md §6, docs/protocol.md): one Session per connection, each reading
+/// frames, handing requests to the RequestHandler as they arrive (so pipelined requests are
+/// processed concurrently: produces share group commits) and writing the replies back in
+/// request order. Runs on the io_context it is given, from any number of threads; each session
+/// is confined to its own strand.
+class Server {
+ public:
+  Server(asio::io_context& io, broker::RequestHandler* handler, ServerOptions options);
+  ~Server();
+
+  /// Binds and starts accepting. Errors: IOError naming the address (in use, bad address).
+  Status Start();
+  /// The bound port (useful with options.port == 0).
+  uint16_t port() const { return port_; }
+
+  /// Graceful stop, callable from any thread: stops accepting and reading; each session
+  /// answers the requests it has read, flushes and closes. `done` runs once every session has
+  /// closed.
+  void Stop(std::function<void()> done);
+
+  size_t connection_count() const;
+
+ private:
+  friend class Session;
+  asio::awaitable<void> Accept();
+  void Remove(Session* session);
+
+  asio::io_context& io_;
+  broker::RequestHandler* handler_;
+  ServerOptions options_;
+  asio::ip::tcp::acceptor acceptor_;
+  uint16_t port_ = 0;
+  mutable std::mutex mu_;
+  std::set<std::shared_ptr<Session>> sessions_;
+  bool stopping_ = false;
+  std::function<void()> on_stopped_;
+};
+
+}  // namespace higgins::server

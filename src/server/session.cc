@@ -1,0 +1,195 @@
+#include "server/session.h"
+
+#include <spdlog/spdlog.h>
+
+#include "protocol/messages.h"
+#include "server/server.h"
+
+namespace higgins::server {
+
+Session::Session(Server* server, asio::ip::tcp::socket socket)
+    : server_(server),
+      socket_(std::move(socket)),
+      strand_(asio::make_strand(socket_.get_executor())),
+      decoder_(server->options_.max_frame_bytes),
+      wake_(strand_) {}
+
+void Session::Start() {
+  asio::co_spawn(strand_, [self = shared_from_this()] { return self->ReadLoop(); },
+                 asio::detached);
+}
+
+void Session::StopReading() {
+  asio::post(strand_, [self = shared_from_this()] {
+    self->reading_done_ = true;
+    asio::error_code ec;
+    self->socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ec);
+    self->wake_.cancel();
+    self->MaybeClose();
+  });
+}
+
+void Session::RejectAndClose(const std::string& message) {
+  asio::post(strand_, [self = shared_from_this(), message] {
+    self->reading_done_ = true;
+    self->Complete(self->ReserveSlot(),
+                   self->Frame(broker::MakeErrorMessage(higgins::wire::Error::OVERLOADED, message,
+                                                        nullptr)));
+  });
+}
+
+std::string Session::Frame(const higgins::wire::Message& message) const {
+  auto frame = protocol::SerializeFrame(message, server_->options_.max_frame_bytes);
+  if (frame.ok()) return *std::move(frame);
+  // Only a reply over the frame limit gets here; the handler bounds its replies, so this is a
+  // last resort that still answers the request.
+  const higgins::wire::Message* request = nullptr;
+  higgins::wire::Message error = broker::MakeErrorMessage(
+      higgins::wire::Error::UNKNOWN, "the reply could not be sent: " + frame.status().message(),
+      request);
+  if (message.has_correlationid()) error.set_correlationid(message.correlationid());
+  return *protocol::SerializeFrame(error, server_->options_.max_frame_bytes);
+}
+
+uint64_t Session::ReserveSlot() {
+  slots_.emplace_back();
+  return first_slot_ + slots_.size() - 1;
+}
+
+void Session::Dispatch(std::string body) {
+  const uint64_t slot = ReserveSlot();
+  auto request = protocol::ParseMessage(body);
+  if (!request.ok()) {
+    higgins::wire::Message error = broker::MakeErrorMessage(higgins::wire::Error::MALFORMED_MESSAGE,
+                                                      request.status().message(), nullptr);
+    if (auto id = protocol::PeekCorrelationId(body)) error.set_correlationid(*id);
+    Complete(slot, Frame(error));
+    return;
+  }
+  Enqueue(slot, *std::move(request));
+}
+
+void Session::Enqueue(uint64_t slot, higgins::wire::Message request) {
+  const bool produce = request.type() == higgins::wire::Message::PRODUCEREQUEST;
+  if (!deferred_.empty() || (!produce && produces_in_flight_ > 0)) {
+    deferred_.emplace_back(slot, std::move(request));
+    return;
+  }
+  Execute(slot, request);
+}
+
+void Session::Execute(uint64_t slot, const higgins::wire::Message& request) {
+  const bool produce = request.type() == higgins::wire::Message::PRODUCEREQUEST;
+  if (produce) ++produces_in_flight_;
+  server_->handler_->Handle(request, [self = shared_from_this(), slot,
+                                      produce](higgins::wire::Message reply) {
+    std::string frame = self->Frame(reply);
+    asio::post(self->strand_, [self, slot, produce, frame = std::move(frame)]() mutable {
+      self->Complete(slot, std::move(frame));
+      if (produce) {
+        --self->produces_in_flight_;
+        self->DrainDeferred();
+      }
+    });
+  });
+}
+
+void Session::DrainDeferred() {
+  while (!deferred_.empty()) {
+    const bool produce = deferred_.front().second.type() == higgins::wire::Message::PRODUCEREQUEST;
+    if (!produce && produces_in_flight_ > 0) return;
+    auto [slot, request] = std::move(deferred_.front());
+    deferred_.pop_front();
+    Execute(slot, request);
+  }
+}
+
+void Session::Complete(uint64_t slot, std::string frame) {
+  // After a failed write the pending slots are dropped; late replies have nowhere to go.
+  if (slot < first_slot_ || slot - first_slot_ >= slots_.size()) return;
+  slots_[slot - first_slot_] = std::move(frame);
+  MaybeWrite();
+}
+
+void Session::MaybeWrite() {
+  if (write_in_progress_ || closed_) return;
+  while (!slots_.empty() && slots_.front().has_value()) {
+    writing_.push_back(std::move(*slots_.front()));
+    slots_.pop_front();
+    ++first_slot_;
+  }
+  if (writing_.empty()) {
+    MaybeClose();
+    return;
+  }
+  wake_.cancel();  // room for more requests
+  std::vector<asio::const_buffer> buffers;
+  buffers.reserve(writing_.size());
+  for (const auto& f : writing_) buffers.push_back(asio::buffer(f));
+  write_in_progress_ = true;
+  asio::async_write(socket_, buffers,
+                    asio::bind_executor(strand_, [self = shared_from_this()](
+                                                     const asio::error_code& ec, size_t) {
+                      self->write_in_progress_ = false;
+                      self->writing_.clear();
+                      if (ec) {
+                        // The peer is gone: replies still to come are dropped.
+                        self->reading_done_ = true;
+                        self->first_slot_ += self->slots_.size();
+                        self->slots_.clear();
+                        self->deferred_.clear();
+                        asio::error_code ignored;
+                        self->socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ignored);
+                        self->wake_.cancel();
+                        self->MaybeClose();
+                        return;
+                      }
+                      self->MaybeWrite();
+                    }));
+}
+
+void Session::MaybeClose() {
+  if (closed_ || !reading_done_ || !slots_.empty() || write_in_progress_) return;
+  closed_ = true;
+  asio::error_code ec;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+  socket_.close(ec);
+  server_->Remove(this);
+}
+
+asio::awaitable<void> Session::ReadLoop() {
+  auto self = shared_from_this();
+  std::vector<uint8_t> buffer(64 * 1024);
+  const size_t max_in_flight = server_->options_.max_in_flight_per_connection;
+  while (!reading_done_) {
+    if (slots_.size() >= max_in_flight) {
+      wake_.expires_at(asio::steady_timer::time_point::max());
+      asio::error_code ignored;
+      co_await wake_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+      continue;
+    }
+    asio::error_code ec;
+    size_t n = co_await socket_.async_read_some(asio::buffer(buffer),
+                                                asio::redirect_error(asio::use_awaitable, ec));
+    if (reading_done_) break;
+    if (ec) {
+      Status truncated = decoder_.Finish();
+      if (ec == asio::error::eof && !truncated.ok()) {
+        Complete(ReserveSlot(), Frame(broker::MakeErrorMessage(higgins::wire::Error::TRUNCATED_FRAME,
+                                                               truncated.message(), nullptr)));
+      }
+      break;
+    }
+    Status status = decoder_.Consume({buffer.data(), n});
+    while (auto body = decoder_.Next()) Dispatch(std::move(*body));
+    if (!status.ok()) {
+      Complete(ReserveSlot(), Frame(broker::MakeErrorMessage(higgins::wire::Error::FRAME_TOO_LARGE,
+                                                             status.message(), nullptr)));
+      break;
+    }
+  }
+  reading_done_ = true;
+  MaybeClose();
+}
+
+}  // namespace higgins::server

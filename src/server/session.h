@@ -1,0 +1,68 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <asio.hpp>
+
+#include "broker/request_handler.h"
+#include "protocol/frame.h"
+
+namespace higgins::server {
+
+class Server;
+
+/// One client connection. Reads frames, dispatches each request, and writes replies in the
+/// order the requests arrived (a reply that completes early waits for those before it).
+///
+/// Ordering: each request sees the effects of every earlier request on its connection.
+/// Consecutive produces run concurrently (they join group commits); any other request waits
+/// until the produces before it have completed, and requests after it wait for it.
+///
+/// All members are used on the session's strand only.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(Server* server, asio::ip::tcp::socket socket);
+
+  /// Starts the read loop.
+  void Start();
+  /// Stops reading; the session closes after answering what it read. Thread-safe.
+  void StopReading();
+  /// Sends one ERROR frame and closes (used when the connection limit is reached).
+  void RejectAndClose(const std::string& message);
+
+ private:
+  asio::awaitable<void> ReadLoop();
+  /// Reserves the reply slot of the next request.
+  uint64_t ReserveSlot();
+  /// Stores a reply (called on the strand) and writes whatever is now in order.
+  void Complete(uint64_t slot, std::string frame);
+  void Dispatch(std::string body);
+  /// Runs a request now, or queues it behind unfinished produces (see class comment).
+  void Enqueue(uint64_t slot, higgins::wire::Message request);
+  void Execute(uint64_t slot, const higgins::wire::Message& request);
+  void DrainDeferred();
+  void MaybeWrite();
+  void MaybeClose();
+  std::string Frame(const higgins::wire::Message& message) const;
+
+  Server* server_;
+  asio::ip::tcp::socket socket_;
+  asio::strand<asio::ip::tcp::socket::executor_type> strand_;
+  protocol::FrameDecoder decoder_;
+  asio::steady_timer wake_;   // reader waits here when too many requests are in flight
+  std::deque<std::optional<std::string>> slots_;  // replies in request order
+  uint64_t first_slot_ = 0;   // slot number of slots_.front()
+  std::vector<std::string> writing_;  // frames of the write in progress
+  size_t produces_in_flight_ = 0;
+  std::deque<std::pair<uint64_t, higgins::wire::Message>> deferred_;
+  bool write_in_progress_ = false;
+  bool reading_done_ = false;  // no more requests will be read
+  bool closed_ = false;
+};
+
+}  // namespace higgins::server

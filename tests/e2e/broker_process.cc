@@ -1,0 +1,104 @@
+#include "broker_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+namespace higgins::test {
+
+BrokerProcess::BrokerProcess(std::string dir, std::vector<std::string> extra_args)
+    : dir_(std::move(dir)), extra_args_(std::move(extra_args)) {}
+
+BrokerProcess::~BrokerProcess() {
+  if (pid_ > 0) Kill9();
+}
+
+std::string BrokerProcess::Log() const {
+  std::ifstream in(dir_ + ".log");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void BrokerProcess::Start() {
+  const std::string log_path = dir_ + ".log";
+  std::vector<std::string> args = {HIGGINS_BROKER_BINARY, "--port=0", "--dir=" + dir_,
+                                   "--log-level=info"};
+  args.insert(args.end(), extra_args_.begin(), extra_args_.end());
+  // Each start appends to the log; remember where this start's output begins.
+  std::error_code ec;
+  const auto offset = std::filesystem::exists(log_path, ec) ? std::filesystem::file_size(log_path, ec) : 0;
+  pid_ = ::fork();
+  ASSERT_GE(pid_, 0);
+  if (pid_ == 0) {
+    int fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  const std::regex listening("listening on [0-9.]+:([0-9]+)");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::string log = Log().substr(offset);
+    std::smatch m;
+    if (std::regex_search(log, m, listening)) {
+      port_ = static_cast<uint16_t>(std::stoi(m[1]));
+      return;
+    }
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      FAIL() << "the broker exited during start-up; log:\n" << log;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  FAIL() << "the broker did not start within 20 s; log:\n" << Log();
+}
+
+int BrokerProcess::Wait() {
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return -WTERMSIG(status);
+}
+
+int BrokerProcess::Terminate() {
+  if (pid_ <= 0) return -1;
+  ::kill(pid_, SIGTERM);
+  return Wait();
+}
+
+void BrokerProcess::Kill9() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  Wait();
+}
+
+TempDir::TempDir() {
+  char pattern[] = "/tmp/higgins-e2e-XXXXXX";
+  char* made = ::mkdtemp(pattern);
+  path_ = made != nullptr ? made : "/tmp/higgins-e2e-failed";
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+}  // namespace higgins::test

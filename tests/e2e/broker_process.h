@@ -1,0 +1,52 @@
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace higgins::test {
+
+/// A real `higgins` broker process for end-to-end tests: started on a free loopback port with
+/// its own --dir, stopped with SIGTERM (graceful) or SIGKILL (crash). Its log goes to
+/// <dir>.log. Not thread-safe.
+class BrokerProcess {
+ public:
+  /// `dir` is the broker's --dir (kept across restarts); `extra_args` are appended.
+  explicit BrokerProcess(std::string dir, std::vector<std::string> extra_args = {});
+  ~BrokerProcess();  // SIGKILL if still running
+
+  /// Starts the broker and waits (up to 20 s) until it logs the port it listens on. Aborts the
+  /// test (FAIL) otherwise.
+  void Start();
+  /// SIGTERM, then waits for exit; returns the exit status (or -signal).
+  int Terminate();
+  /// SIGKILL, then waits.
+  void Kill9();
+  bool running() const { return pid_ > 0; }
+  uint16_t port() const { return port_; }
+  const std::string& dir() const { return dir_; }
+  /// The broker's log so far.
+  std::string Log() const;
+
+ private:
+  int Wait();
+
+  std::string dir_;
+  std::vector<std::string> extra_args_;
+  pid_t pid_ = -1;
+  uint16_t port_ = 0;
+};
+
+/// A fresh empty folder under /tmp, removed by the destructor.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace higgins::test

@@ -1,0 +1,223 @@
+// higgins-bench: a load generator for the Higgins broker and, with the same connection and
+// pipelining code, for Redis Streams (docs/performance.md, "Broker throughput against Redis
+// Streams"). Prints one result line, or one JSON object with --json.
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdio>
+#include <string>
+
+#include "load_runner.h"
+#include "workload.h"
+
+namespace higgins::bench {
+namespace {
+
+struct Flags {
+  std::string host = "127.0.0.1";
+  uint16_t port = 4932;
+  std::string target = "higgins";
+  std::string workload = "produce";
+  size_t record_bytes = 100;
+  uint32_t rows_per_request = 1;
+  uint32_t keys = 1;
+  std::string key_choice = "round-robin";
+  int concurrency = 4;
+  int pipeline = 1;
+  double duration = 10;
+  uint64_t count = 0;
+  double warmup = 0;
+  std::string stream = "bench_mem";
+  std::string format = "json";
+  bool setup = false;
+  bool reset = false;
+  uint64_t prefill = 1'000'000;
+  uint32_t prefill_batch = 1000;
+  int timeout_ms = 60'000;
+  bool json = false;
+};
+
+std::string JsonEscape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(c);
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char u[8];
+      std::snprintf(u, sizeof(u), "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += u;
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+void Report(const Flags& f, const LoadStats& s) {
+  const double secs = s.seconds > 0 ? s.seconds : 1;
+  const double records_per_s = static_cast<double>(s.records) / secs;
+  const double mb_per_s = records_per_s * static_cast<double>(f.record_bytes) / 1e6;
+  const double requests_per_s = static_cast<double>(s.requests) / secs;
+  const double wire_mb_per_s = static_cast<double>(s.bytes_sent) / secs / 1e6;
+  const double p50 = s.LatencyMicros(0.50), p99 = s.LatencyMicros(0.99);
+  const double p999 = s.LatencyMicros(0.999);
+  if (f.json) {
+    std::printf(
+        "{\"target\":\"%s\",\"workload\":\"%s\",\"stream\":\"%s\",\"format\":\"%s\","
+        "\"record_bytes\":%zu,\"rows_per_request\":%u,\"keys\":%u,\"concurrency\":%d,"
+        "\"pipeline\":%d,\"seconds\":%.3f,\"requests\":%llu,\"records\":%llu,"
+        "\"records_per_s\":%.1f,\"mb_per_s\":%.3f,\"wire_mb_per_s\":%.3f,"
+        "\"requests_per_s\":%.1f,\"p50_us\":%.1f,\"p99_us\":%.1f,\"p999_us\":%.1f,"
+        "\"errors\":%llu,\"first_error\":\"%s\"}\n",
+        f.target.c_str(), f.workload.c_str(), JsonEscape(f.stream).c_str(), f.format.c_str(),
+        f.record_bytes, f.rows_per_request, f.keys, f.concurrency, f.pipeline, s.seconds,
+        static_cast<unsigned long long>(s.requests), static_cast<unsigned long long>(s.records),
+        records_per_s, mb_per_s, wire_mb_per_s, requests_per_s, p50, p99, p999,
+        static_cast<unsigned long long>(s.errors), JsonEscape(s.first_error).c_str());
+  } else {
+    std::printf(
+        "%s %s %s rows/req=%u keys=%u conns=%d pipeline=%d: %.0f rec/s, %.2f MB/s, %.0f req/s, "
+        "latency us p50=%.0f p99=%.0f p999=%.0f, errors=%llu\n",
+        f.target.c_str(), f.workload.c_str(), f.stream.c_str(), f.rows_per_request, f.keys,
+        f.concurrency, f.pipeline, records_per_s, mb_per_s, requests_per_s, p50, p99, p999,
+        static_cast<unsigned long long>(s.errors));
+    if (!s.first_error.empty()) std::printf("first error: %s\n", s.first_error.c_str());
+  }
+  std::fflush(stdout);
+}
+
+/// Produces --prefill records (--prefill-batch per request) and returns where they landed.
+Result<std::shared_ptr<const Catalog>> Prefill(const Target& target, const Flags& f,
+                                               LoadOptions options) {
+  options.warmup_seconds = 0;
+  options.until_exhausted = true;
+  options.collect_positions = true;
+  LoadStats stats = RunLoad(target, options, PrefillSources(f.keys, f.prefill, f.prefill_batch));
+  if (stats.errors > 0) {
+    return Status::IOError("prefill: " + std::to_string(stats.errors) +
+                           " failed requests; first error: " + stats.first_error);
+  }
+  auto catalog = std::make_shared<const Catalog>(f.keys, stats.produced);
+  if (catalog->size != f.prefill) {
+    return Status::Internal("prefill: " + std::to_string(catalog->size) + " of " +
+                            std::to_string(f.prefill) + " rows acknowledged");
+  }
+  std::fprintf(stderr, "prefilled %llu records in %.1f s (%.0f rec/s)\n",
+               static_cast<unsigned long long>(catalog->size), stats.seconds,
+               static_cast<double>(catalog->size) / std::max(stats.seconds, 1e-9));
+  return catalog;
+}
+
+int Run(const Flags& f) {
+  auto shape = MakeShape(f.stream, f.keys, f.record_bytes, f.format == "arrow");
+  std::unique_ptr<Target> target =
+      f.target == "redis" ? MakeRedisTarget(shape) : MakeHigginsTarget(shape);
+  {
+    auto control = Socket::Connect(f.host, f.port, f.timeout_ms);
+    Status s = control.ok() ? target->Prepare(&*control, f.reset, f.setup) : control.status();
+    if (!s.ok()) {
+      std::fprintf(stderr, "higgins-bench: %s\n", s.ToString().c_str());
+      return 1;
+    }
+  }
+  LoadOptions options;
+  options.host = f.host;
+  options.port = f.port;
+  options.connections = f.concurrency;
+  options.pipeline = f.pipeline;
+  options.warmup_seconds = f.warmup;
+  options.seconds = f.duration;
+  options.until_exhausted = f.count > 0;
+  options.read_timeout_ms = f.timeout_ms;
+  const KeyChoice choice = f.key_choice == "uniform" ? KeyChoice::kUniform : KeyChoice::kRoundRobin;
+  auto budget = std::make_shared<RequestBudget>(f.count);
+  SourceFactory sources;
+  if (f.workload == "query") {
+    auto catalog = Prefill(*target, f, options);
+    if (!catalog.ok()) {
+      std::fprintf(stderr, "higgins-bench: %s\n", catalog.status().ToString().c_str());
+      return 1;
+    }
+    sources = QuerySources(*catalog, f.rows_per_request, choice, budget);
+  } else if (f.workload == "ping") {
+    sources = PingSources(budget);
+  } else {
+    sources = ProduceSources(f.keys, f.rows_per_request, choice, budget);
+  }
+  LoadStats stats = RunLoad(*target, options, sources);
+  Report(f, stats);
+  return stats.errors == 0 ? 0 : 3;
+}
+
+}  // namespace
+}  // namespace higgins::bench
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);
+  higgins::bench::Flags f;
+  CLI::App app{
+      "higgins-bench: load generator for the Higgins broker and Redis Streams "
+      "(docs/performance.md)"};
+  app.add_option("--host", f.host, "server address")->capture_default_str();
+  app.add_option("--port", f.port, "server port")->capture_default_str();
+  app.add_option("--target", f.target, "higgins or redis (RESP: XADD / XRANGE)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"higgins", "redis"}));
+  app.add_option("--workload", f.workload,
+                 "produce; query (prefill, then point reads of existing records); or ping "
+                 "(the round trip alone: Higgins PING, Redis PING)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"produce", "query", "ping"}));
+  app.add_option("--record-bytes", f.record_bytes,
+                 "approximate NDJSON size of one record (sizes its payload field)")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{1}, size_t{16} << 20));
+  app.add_option("--rows-per-request", f.rows_per_request,
+                 "records per produce request, or point reads per query request (Redis: that "
+                 "many commands pipelined as one request)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1'000'000u));
+  app.add_option("--keys", f.keys, "partition keys k0..k{n-1}")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 100'000'000u));
+  app.add_option("--key-choice", f.key_choice, "round-robin or uniform")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"round-robin", "uniform"}));
+  app.add_option("--concurrency", f.concurrency, "connections (one thread each)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+  app.add_option("--pipeline", f.pipeline, "requests in flight per connection")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  auto* duration = app.add_option("--duration", f.duration, "measured seconds")
+                       ->capture_default_str()
+                       ->check(CLI::PositiveNumber);
+  app.add_option("--count", f.count, "requests in total (warm-up included) instead of --duration")
+      ->excludes(duration)
+      ->check(CLI::PositiveNumber);
+  app.add_option("--warmup", f.warmup, "seconds of load before measuring")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--stream", f.stream, "stream (Redis: key prefix <stream>:<key>)")
+      ->capture_default_str();
+  app.add_option("--format", f.format, "Higgins produce payload: json (NDJSON) or arrow (IPC)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"json", "arrow"}));
+  app.add_flag("--setup", f.setup,
+               "Higgins: upload the bench configuration first (streams bench_mem, bench_file)");
+  app.add_flag("--reset", f.reset,
+               "drop old data first. Higgins: delete and re-declare the stream. Redis: FLUSHDB "
+               "(the whole database)");
+  app.add_option("--prefill", f.prefill, "query workload: records produced before measuring")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--prefill-batch", f.prefill_batch, "query workload: records per prefill request")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1'000'000u));
+  app.add_option("--timeout-ms", f.timeout_ms, "longest wait for a reply")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3'600'000));
+  app.add_flag("--json", f.json, "print the result as one JSON object");
+  CLI11_PARSE(app, argc, argv);
+  return higgins::bench::Run(f);
+}
