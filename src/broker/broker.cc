@@ -110,6 +110,9 @@ Result<std::shared_ptr<StreamLog>> Broker::OpenStream(const config::Topography& 
   options.storage = storage;
   if (storage->durable()) options.index_dir = options_.dir + "/index/" + std::to_string(options.id);
   options.max_records_per_request = options_.max_records_per_request;
+  const auto& storage_options = topography.FindStorage(decl.storage)->options;
+  auto fsync = storage_options.find("fsync");
+  options.sync = fsync == storage_options.end() || fsync->second != "false";
   HIGGINS_ASSIGN_OR_RETURN(auto log, StreamLog::Open(std::move(options)));
   return std::shared_ptr<StreamLog>(std::move(log));
 }

@@ -239,7 +239,9 @@ Result<ProduceResult> StreamLog::Append(const PreparedProduce& prepared, int64_t
                        uint64_t* offsets) -> Status {
     storage::BucketLog* log = logs_[bucket].get();
     HIGGINS_ASSIGN_OR_RETURN(storage::EntryInfo entry, log->Append(batch, timestamp_ms));
-    if (std::find(touched->begin(), touched->end(), log) == touched->end()) touched->push_back(log);
+    if (options_.sync && std::find(touched->begin(), touched->end(), log) == touched->end()) {
+      touched->push_back(log);
+    }
     index_.Add(bucket, entry, keys, key_indexes, offsets);
     PendingEntries::Item item{bucket, {}};
     item.record.entry = entry;

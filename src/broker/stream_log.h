@@ -69,6 +69,10 @@ class StreamLog {
     /// storage that is not durable).
     std::string index_dir;
     int64_t max_records_per_request = 1'000'000;
+    /// Sync bucket logs before acknowledging (the file storage's `fsync` option). Without it
+    /// a produce is acknowledged once its records are written to the operating system: they
+    /// survive the broker's crash, not the machine's.
+    bool sync = true;
   };
 
   /// Opens every bucket log and rebuilds the index: from the index files, then from the bucket
@@ -86,7 +90,7 @@ class StreamLog {
 
   /// Appends the rows (one entry per bucket per batch) and assigns offsets; the rows stay
   /// invisible until Publish. Adds the bucket logs written to `*touched` (for the caller to
-  /// Sync). Errors: those of BucketLog::Append (rows appended before the failure stay
+  /// Sync) unless the stream does not sync (Options::sync). Errors: those of BucketLog::Append (rows appended before the failure stay
   /// invisible until a restart re-reads them: see docs/storage-format.md).
   Result<ProduceResult> Append(const PreparedProduce& prepared, int64_t timestamp_ms,
                                PendingEntries* pending, std::vector<storage::BucketLog*>* touched);
