@@ -108,7 +108,10 @@ Result<std::shared_ptr<StreamLog>> Broker::OpenStream(const config::Topography& 
   options.partition_key = decl.partition_key;
   options.buckets = decl.buckets;
   options.storage = storage;
-  if (storage->durable()) options.index_dir = options_.dir + "/index/" + std::to_string(options.id);
+  if (storage->durable()) {
+    options.index_dir = options_.dir + "/index/" + std::to_string(options.id);
+    options.cache_bytes = options_.entry_cache_bytes;
+  }
   options.max_records_per_request = options_.max_records_per_request;
   const auto& storage_options = topography.FindStorage(decl.storage)->options;
   auto fsync = storage_options.find("fsync");
@@ -265,6 +268,11 @@ void Broker::Produce(std::string_view stream_name, std::string_view payload, Pay
   if (!prepared.ok()) {
     return done(prepared.status().WithContext("produce to stream '" + std::string(stream_name) +
                                               "'"));
+  }
+  if (!(*stream)->syncs()) {
+    // Nothing to wait for: commit on this thread, sparing two thread hand-offs per request.
+    const int64_t now = options_.clock ? options_.clock() : GroupCommitter::SystemNowMs();
+    return done((*stream)->CommitUnsynced(*prepared, now));
   }
   committer_.Submit(*std::move(stream), *std::move(prepared), std::move(done));
 }

@@ -26,6 +26,8 @@ struct BrokerOptions {
   uint64_t max_range_records = 10'000;
   /// Most partitions listed per stream in a metadata reply.
   size_t max_listed_partitions = 10'000;
+  /// Decoded entries kept in memory per durable stream for reads (EntryCache).
+  size_t entry_cache_bytes = 64u << 20;
   /// Largest UDF module accepted, in bytes.
   size_t max_module_bytes = 32u << 20;
   /// Clock for commit timestamps (ms since the Unix epoch); null for the system clock.

@@ -7,13 +7,11 @@
 
 namespace higgins::broker {
 
-namespace {
-int64_t SystemNowMs() {
+int64_t GroupCommitter::SystemNowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
-}  // namespace
 
 GroupCommitter::GroupCommitter(Clock clock)
     : clock_(clock ? std::move(clock) : Clock(SystemNowMs)), thread_([this] { Run(); }) {}
@@ -78,8 +76,8 @@ void GroupCommitter::CommitGroup(std::deque<Job>& jobs) {
       outcomes[i].result = failure;
       continue;
     }
-    outcomes[i].result = job.stream->Append(job.prepared, job.stream->NextTimestamp(now),
-                                            &outcomes[i].pending, &touched_by_job[i]);
+    outcomes[i].result =
+        job.stream->Append(job.prepared, now, &outcomes[i].pending, &touched_by_job[i]);
     if (!outcomes[i].result.ok()) {
       job.stream->MarkFailed(outcomes[i].result.status());
       outcomes[i].result = job.stream->failure();

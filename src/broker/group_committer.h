@@ -31,6 +31,8 @@ class GroupCommitter {
  public:
   using Done = std::function<void(Result<ProduceResult>)>;
   using Clock = std::function<int64_t()>;  // ms since the Unix epoch
+  /// The system clock in ms since the Unix epoch.
+  static int64_t SystemNowMs();
 
   explicit GroupCommitter(Clock clock = nullptr);
   ~GroupCommitter();  // Stop()

@@ -62,7 +62,9 @@ std::string DescribeSchemaDifference(const arrow::Schema& expected, const arrow:
 }  // namespace
 
 StreamLog::StreamLog(Options options)
-    : options_(std::move(options)), index_(options_.buckets) {}
+    : options_(std::move(options)), index_(options_.buckets) {
+  if (options_.cache_bytes > 0) cache_ = std::make_unique<EntryCache>(options_.cache_bytes);
+}
 
 StreamLog::~StreamLog() {
   Status s = FlushIndex(true);
@@ -222,14 +224,28 @@ Result<PreparedProduce> StreamLog::Prepare(std::string_view payload, PayloadForm
   return prepared;
 }
 
-int64_t StreamLog::NextTimestamp(int64_t now_ms) {
-  last_timestamp_ms_ = std::max(last_timestamp_ms_, now_ms);
-  return last_timestamp_ms_;
+Result<ProduceResult> StreamLog::CommitUnsynced(const PreparedProduce& prepared,
+                                                int64_t now_ms) {
+  Status failed = failure();
+  if (!failed.ok()) return failed;
+  PendingEntries pending;
+  std::vector<storage::BucketLog*> touched;
+  auto result = Append(prepared, now_ms, &pending, &touched);
+  if (!result.ok()) {
+    MarkFailed(result.status());
+    return failure();
+  }
+  Status s = Publish(pending);
+  if (!s.ok()) spdlog::warn("stream '{}': index write failed: {}", name(), s.ToString());
+  return result;
 }
 
-Result<ProduceResult> StreamLog::Append(const PreparedProduce& prepared, int64_t timestamp_ms,
+Result<ProduceResult> StreamLog::Append(const PreparedProduce& prepared, int64_t now_ms,
                                         PendingEntries* pending,
                                         std::vector<storage::BucketLog*>* touched) {
+  std::lock_guard lock(write_mu_);
+  last_timestamp_ms_ = std::max(last_timestamp_ms_, now_ms);
+  const int64_t timestamp_ms = last_timestamp_ms_;
   ProduceResult result;
   result.timestamp_ms = timestamp_ms;
   result.offsets.resize(static_cast<size_t>(prepared.rows));
@@ -239,6 +255,8 @@ Result<ProduceResult> StreamLog::Append(const PreparedProduce& prepared, int64_t
                        uint64_t* offsets) -> Status {
     storage::BucketLog* log = logs_[bucket].get();
     HIGGINS_ASSIGN_OR_RETURN(storage::EntryInfo entry, log->Append(batch, timestamp_ms));
+    // Recent entries are the likeliest to be read (latest queries, derived streams).
+    if (cache_) cache_->Put(bucket, entry.base_sequence, batch);
     if (options_.sync && std::find(touched->begin(), touched->end(), log) == touched->end()) {
       touched->push_back(log);
     }
@@ -300,6 +318,7 @@ Result<ProduceResult> StreamLog::Append(const PreparedProduce& prepared, int64_t
 }
 
 Status StreamLog::Publish(const PendingEntries& pending) {
+  std::lock_guard lock(write_mu_);
   Status status;
   for (const auto& item : pending.items) {
     index_.Publish(item.bucket, item.record.entry.base_sequence + item.record.entry.row_count);
@@ -327,6 +346,7 @@ Status StreamLog::failure() const {
 }
 
 Status StreamLog::FlushIndex(bool sync) {
+  std::lock_guard lock(write_mu_);
   for (auto& log : index_logs_) HIGGINS_RETURN_IF_ERROR(log->Flush(sync));
   return Status::OK();
 }
@@ -341,7 +361,14 @@ Result<QueryRows> StreamLog::Materialize(const std::vector<RowRef>& rows) const 
     out.timestamps_ms.push_back(ref.entry.timestamp_ms);
     auto key = std::make_pair(ref.bucket, ref.entry.base_sequence);
     if (entries.count(key) == 0) {
+      if (cache_) {
+        if (auto cached = cache_->Get(ref.bucket, ref.entry.base_sequence)) {
+          entries.emplace(key, *std::move(cached));
+          continue;
+        }
+      }
       HIGGINS_ASSIGN_OR_RETURN(auto batch, logs_[ref.bucket]->Read(ref.entry.location));
+      if (cache_) cache_->Put(ref.bucket, ref.entry.base_sequence, batch);
       if (batch.num_rows() != ref.entry.row_count) {
         return Status::Corruption("stream '" + name() + "': entry at sequence " +
                                   std::to_string(ref.entry.base_sequence) + " holds " +

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "arrow/record_batch.h"
+#include "broker/entry_cache.h"
 #include "broker/stream_index.h"
 #include "common/buffer.h"
 #include "common/result.h"
@@ -54,8 +55,9 @@ struct QueryRows {
 
 /// One stream: its bucket logs, its index and (for durable storage) its index files.
 ///
-/// Thread-safety: Prepare and the queries may be called from any thread. Append and Publish
-/// are called by the group committer only (one thread).
+/// Thread-safety: every method may be called from any thread. Writers (Append, Publish,
+/// CommitUnsynced, FlushIndex) are serialised by a per-stream mutex; Prepare and queries run
+/// concurrently with them.
 class StreamLog {
  public:
   struct Options {
@@ -73,6 +75,9 @@ class StreamLog {
     /// a produce is acknowledged once its records are written to the operating system: they
     /// survive the broker's crash, not the machine's.
     bool sync = true;
+    /// Bytes of decoded entries kept for reads (EntryCache); 0 for none (memory storage
+    /// already holds decoded batches).
+    size_t cache_bytes = 0;
   };
 
   /// Opens every bucket log and rebuilds the index: from the index files, then from the bucket
@@ -88,15 +93,25 @@ class StreamLog {
   /// over max_records_per_request. Pure; thread-safe.
   Result<PreparedProduce> Prepare(std::string_view payload, PayloadFormat format) const;
 
+  /// Commits without the group committer, for streams that do not sync (memory storage, or
+  /// `fsync = false`): appends and publishes at once on the caller's thread, serialised with
+  /// other writers of the stream. Errors: as Append, or the stream's failure().
+  Result<ProduceResult> CommitUnsynced(const PreparedProduce& prepared, int64_t now_ms);
+  /// Whether commits must sync (Options::sync); false sends produces through CommitUnsynced.
+  bool syncs() const { return options_.sync; }
+
   /// Appends the rows (one entry per bucket per batch) and assigns offsets; the rows stay
   /// invisible until Publish. Adds the bucket logs written to `*touched` (for the caller to
   /// Sync) unless the stream does not sync (Options::sync). Errors: those of BucketLog::Append (rows appended before the failure stay
   /// invisible until a restart re-reads them: see docs/storage-format.md).
-  Result<ProduceResult> Append(const PreparedProduce& prepared, int64_t timestamp_ms,
+  /// The commit timestamp is `now_ms`, raised to the stream's previous one if the clock went
+  /// back. Thread-safe (serialised with other writers).
+  Result<ProduceResult> Append(const PreparedProduce& prepared, int64_t now_ms,
                                PendingEntries* pending, std::vector<storage::BucketLog*>* touched);
 
   /// Makes pending entries visible and writes their index records. Errors: IOError from the
   /// index files (the entries are visible regardless; the index is rebuilt at restart).
+  /// Thread-safe (serialised with other writers).
   Status Publish(const PendingEntries& pending);
 
   /// Writes buffered index records; with `sync`, fsyncs them.
@@ -113,12 +128,10 @@ class StreamLog {
   const arrow::SchemaPtr& schema() const { return options_.schema; }
   uint32_t buckets() const { return options_.buckets; }
   const StreamIndex& index() const { return index_; }
-  /// The commit timestamp for a commit now: never below the previous one (committer only).
-  int64_t NextTimestamp(int64_t now_ms);
 
   /// After a failed append or sync the log's state on disk is unknown (fsync errors cannot be
   /// retried safely), so the stream refuses produces until the broker restarts and recovers it.
-  /// Committer only; `failure()` is OK while the stream is healthy.
+  /// `failure()` is OK while the stream is healthy.
   void MarkFailed(const Status& cause);
   Status failure() const;
 
@@ -132,7 +145,9 @@ class StreamLog {
   int key_column_ = -1;
   StreamIndex index_;
   std::vector<std::unique_ptr<storage::BucketLog>> logs_;
+  std::unique_ptr<EntryCache> cache_;  // null when Options::cache_bytes == 0
   std::vector<std::unique_ptr<storage::IndexLog>> index_logs_;  // empty when in memory only
+  std::mutex write_mu_;  // serialises writers
   int64_t last_timestamp_ms_ = 0;
   mutable std::mutex failure_mu_;
   Status failure_;
