@@ -57,14 +57,28 @@ int Run(const Flags& flags) {
   }
   higgins::broker::RequestHandler handler(broker->get(), flags.max_frame_bytes);
 
-  asio::io_context io;
-  auto work = asio::make_work_guard(io);
+  // One io_context per thread: a session stays on its thread, so its work needs no wake-ups
+  // of other threads.
+  std::vector<std::unique_ptr<asio::io_context>> contexts;
+  std::vector<asio::io_context*> context_ptrs;
+  using WorkGuard = asio::executor_work_guard<asio::io_context::executor_type>;
+  std::vector<WorkGuard> work;
+  for (int i = 0; i < flags.threads; ++i) {
+    contexts.push_back(std::make_unique<asio::io_context>(1));
+    context_ptrs.push_back(contexts.back().get());
+    work.push_back(asio::make_work_guard(*contexts.back()));
+  }
+  asio::io_context& io = *contexts[0];
+  auto stop_all = [&] {
+    for (auto& w : work) w.reset();
+    for (auto& c : contexts) c->stop();
+  };
   higgins::server::ServerOptions server_options;
   server_options.bind = flags.bind;
   server_options.port = flags.port;
   server_options.max_frame_bytes = flags.max_frame_bytes;
   server_options.max_connections = flags.max_connections;
-  higgins::server::Server server(io, &handler, server_options);
+  higgins::server::Server server(context_ptrs, &handler, server_options);
   if (auto s = server.Start(); !s.ok()) {
     spdlog::critical("{}", s.ToString());
     return 1;
@@ -76,18 +90,20 @@ int Run(const Flags& flags) {
   signals.async_wait([&](const asio::error_code& ec, int signal) {
     if (ec) return;
     spdlog::info("signal {}: answering in-flight requests, then stopping", signal);
-    server.Stop([&] { asio::post(io, [&] { work.reset(); io.stop(); }); });
+    server.Stop([&] { asio::post(io, stop_all); });
     deadline.expires_after(std::chrono::seconds(10));
     deadline.async_wait([&](const asio::error_code& e) {
       if (!e) {
         spdlog::warn("connections still open after 10 s; stopping anyway");
-        io.stop();
+        stop_all();
       }
     });
   });
 
   std::vector<std::thread> threads;
-  for (int i = 1; i < flags.threads; ++i) threads.emplace_back([&] { io.run(); });
+  for (size_t i = 1; i < contexts.size(); ++i) {
+    threads.emplace_back([&, i] { contexts[i]->run(); });
+  }
   io.run();
   for (auto& t : threads) t.join();
   (*broker)->Shutdown();

@@ -6,8 +6,13 @@
 
 namespace higgins::server {
 
-Server::Server(asio::io_context& io, broker::RequestHandler* handler, ServerOptions options)
-    : io_(io), handler_(handler), options_(std::move(options)), acceptor_(io) {}
+Server::Server(std::vector<asio::io_context*> contexts, broker::RequestHandler* handler,
+               ServerOptions options)
+    : io_(*contexts.at(0)),
+      contexts_(std::move(contexts)),
+      handler_(handler),
+      options_(std::move(options)),
+      acceptor_(io_) {}
 
 Server::~Server() = default;
 
@@ -30,8 +35,9 @@ Status Server::Start() {
 asio::awaitable<void> Server::Accept() {
   while (true) {
     asio::error_code ec;
+    asio::io_context& context = *contexts_[next_context_++ % contexts_.size()];
     asio::ip::tcp::socket socket =
-        co_await acceptor_.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+        co_await acceptor_.async_accept(context, asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
       std::lock_guard lock(mu_);
       if (stopping_ || ec == asio::error::operation_aborted) co_return;

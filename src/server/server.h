@@ -6,6 +6,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <asio.hpp>
 
@@ -29,11 +30,14 @@ class Session;
 /// The TCP listener (DESIGN.md §6, docs/protocol.md): one Session per connection, each reading
 /// frames, handing requests to the RequestHandler as they arrive (so pipelined requests are
 /// processed concurrently: produces share group commits) and writing the replies back in
-/// request order. Runs on the io_context it is given, from any number of threads; each session
-/// is confined to its own strand.
+/// request order. Accepts on the first io_context it is given and spreads sessions over all of
+/// them round-robin (one thread per io_context, so a session's work never crosses threads
+/// except for produce completions from the group committer); each session also has a strand.
 class Server {
  public:
-  Server(asio::io_context& io, broker::RequestHandler* handler, ServerOptions options);
+  /// `contexts`: at least one; each is run by its own thread(s) and outlives the Server.
+  Server(std::vector<asio::io_context*> contexts, broker::RequestHandler* handler,
+         ServerOptions options);
   ~Server();
 
   /// Binds and starts accepting. Errors: IOError naming the address (in use, bad address).
@@ -53,7 +57,9 @@ class Server {
   asio::awaitable<void> Accept();
   void Remove(Session* session);
 
-  asio::io_context& io_;
+  asio::io_context& io_;  // contexts_[0]: the acceptor's
+  std::vector<asio::io_context*> contexts_;
+  size_t next_context_ = 0;
   broker::RequestHandler* handler_;
   ServerOptions options_;
   asio::ip::tcp::acceptor acceptor_;

@@ -108,7 +108,14 @@ void Session::Complete(uint64_t slot, std::string frame) {
   // After a failed write the pending slots are dropped; late replies have nowhere to go.
   if (slot < first_slot_ || slot - first_slot_ >= slots_.size()) return;
   slots_[slot - first_slot_] = std::move(frame);
-  MaybeWrite();
+  // Write once the replies completing in this round of the strand are in: one send for many.
+  if (!flush_scheduled_) {
+    flush_scheduled_ = true;
+    asio::post(strand_, [self = shared_from_this()] {
+      self->flush_scheduled_ = false;
+      self->MaybeWrite();
+    });
+  }
 }
 
 void Session::MaybeWrite() {

@@ -61,6 +61,7 @@ class Session : public std::enable_shared_from_this<Session> {
   size_t produces_in_flight_ = 0;
   std::deque<std::pair<uint64_t, higgins::wire::Message>> deferred_;
   bool write_in_progress_ = false;
+  bool flush_scheduled_ = false;  // a MaybeWrite is posted (gathers replies into one write)
   bool reading_done_ = false;  // no more requests will be read
   bool closed_ = false;
 };
