@@ -1,12 +1,12 @@
 #include "broker/stream_log.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <unordered_map>
-
-#include <spdlog/spdlog.h>
 
 #include "arrow/ipc/reader.h"
 #include "arrow/json/json_reader.h"
@@ -61,8 +61,7 @@ std::string DescribeSchemaDifference(const arrow::Schema& expected, const arrow:
 
 }  // namespace
 
-StreamLog::StreamLog(Options options)
-    : options_(std::move(options)), index_(options_.buckets) {
+StreamLog::StreamLog(Options options) : options_(std::move(options)), index_(options_.buckets) {
   if (options_.cache_bytes > 0) cache_ = std::make_unique<EntryCache>(options_.cache_bytes);
 }
 
@@ -123,27 +122,29 @@ Status StreamLog::Recover() {
       covered = r.entry.base_sequence + r.entry.row_count;
     }
     uint64_t rebuilt = 0;
-    HIGGINS_RETURN_IF_ERROR(log->Scan(covered, [&](const storage::EntryInfo& entry,
-                                                   const arrow::RecordBatch& batch) -> Status {
-      storage::IndexRecord record;
-      record.entry = entry;
-      KeyTable table;
-      std::string key;
-      const arrow::Array& column = batch.column(key_column_);
-      for (int64_t r = 0; r < batch.num_rows(); ++r) {
-        HIGGINS_RETURN_IF_ERROR(PartitionKeyOf(column, r, &key).WithContext(
-            "stream '" + name() + "' bucket " + std::to_string(b) + " sequence " +
-            std::to_string(entry.base_sequence + static_cast<uint64_t>(r))));
-        auto [it, added] = table.try_emplace(key, static_cast<uint32_t>(record.keys.size()));
-        if (added) record.keys.push_back(key);
-        record.key_indexes.push_back(it->second);
-      }
-      offsets.resize(record.key_indexes.size());
-      index_.Add(b, entry, record.keys, record.key_indexes, offsets.data());
-      if (index_log) HIGGINS_RETURN_IF_ERROR(index_log->Append(record));
-      ++rebuilt;
-      return Status::OK();
-    }));
+    HIGGINS_RETURN_IF_ERROR(log->Scan(
+        covered, [&](const storage::EntryInfo& entry, const arrow::RecordBatch& batch) -> Status {
+          storage::IndexRecord record;
+          record.entry = entry;
+          KeyTable table;
+          std::string key;
+          const arrow::Array& column = batch.column(key_column_);
+          for (int64_t r = 0; r < batch.num_rows(); ++r) {
+            HIGGINS_RETURN_IF_ERROR(
+                PartitionKeyOf(column, r, &key)
+                    .WithContext("stream '" + name() + "' bucket " + std::to_string(b) +
+                                 " sequence " +
+                                 std::to_string(entry.base_sequence + static_cast<uint64_t>(r))));
+            auto [it, added] = table.try_emplace(key, static_cast<uint32_t>(record.keys.size()));
+            if (added) record.keys.push_back(key);
+            record.key_indexes.push_back(it->second);
+          }
+          offsets.resize(record.key_indexes.size());
+          index_.Add(b, entry, record.keys, record.key_indexes, offsets.data());
+          if (index_log) HIGGINS_RETURN_IF_ERROR(index_log->Append(record));
+          ++rebuilt;
+          return Status::OK();
+        }));
     if (rebuilt > 0 && index_log) {
       spdlog::info("stream '{}' bucket {}: indexed {} entries from the data", name(), b, rebuilt);
     }
@@ -169,8 +170,7 @@ Result<PreparedProduce> StreamLog::Decode(std::string_view payload, PayloadForma
   }
   arrow::ipc::ReadOptions options;
   options.limits.max_batch_rows = options_.max_records_per_request;
-  HIGGINS_ASSIGN_OR_RETURN(auto read,
-                           arrow::ipc::ReadStreamOrFile(Buffer::Copy(payload), options));
+  HIGGINS_ASSIGN_OR_RETURN(auto read, arrow::ipc::ReadStreamOrFile(Buffer::Copy(payload), options));
   std::string difference = DescribeSchemaDifference(*schema(), *read.schema);
   if (!difference.empty()) {
     return Status::InvalidArgument("the payload's schema differs from stream '" + name() +
@@ -224,8 +224,7 @@ Result<PreparedProduce> StreamLog::Prepare(std::string_view payload, PayloadForm
   return prepared;
 }
 
-Result<ProduceResult> StreamLog::CommitUnsynced(const PreparedProduce& prepared,
-                                                int64_t now_ms) {
+Result<ProduceResult> StreamLog::CommitUnsynced(PreparedProduce& prepared, int64_t now_ms) {
   Status failed = failure();
   if (!failed.ok()) return failed;
   PendingEntries pending;
@@ -240,7 +239,7 @@ Result<ProduceResult> StreamLog::CommitUnsynced(const PreparedProduce& prepared,
   return result;
 }
 
-Result<ProduceResult> StreamLog::Append(const PreparedProduce& prepared, int64_t now_ms,
+Result<ProduceResult> StreamLog::Append(PreparedProduce& prepared, int64_t now_ms,
                                         PendingEntries* pending,
                                         std::vector<storage::BucketLog*>* touched) {
   std::lock_guard lock(write_mu_);
@@ -250,9 +249,10 @@ Result<ProduceResult> StreamLog::Append(const PreparedProduce& prepared, int64_t
   result.timestamp_ms = timestamp_ms;
   result.offsets.resize(static_cast<size_t>(prepared.rows));
   const bool indexed = !index_logs_.empty();
+  // Keys and key indexes are copied only into index records, and only for indexed streams.
   auto add_entry = [&](uint32_t bucket, const arrow::RecordBatch& batch,
-                       std::vector<std::string> keys, std::vector<uint32_t> key_indexes,
-                       uint64_t* offsets) -> Status {
+                       const std::vector<std::string>& keys,
+                       const std::vector<uint32_t>& key_indexes, uint64_t* offsets) -> Status {
     storage::BucketLog* log = logs_[bucket].get();
     HIGGINS_ASSIGN_OR_RETURN(storage::EntryInfo entry, log->Append(batch, timestamp_ms));
     // Recent entries are the likeliest to be read (latest queries, derived streams).
@@ -264,8 +264,8 @@ Result<ProduceResult> StreamLog::Append(const PreparedProduce& prepared, int64_t
     PendingEntries::Item item{bucket, {}};
     item.record.entry = entry;
     if (indexed) {
-      item.record.keys = std::move(keys);
-      item.record.key_indexes = std::move(key_indexes);
+      item.record.keys = keys;
+      item.record.key_indexes = key_indexes;
     }
     pending->items.push_back(std::move(item));
     return Status::OK();
@@ -274,11 +274,16 @@ Result<ProduceResult> StreamLog::Append(const PreparedProduce& prepared, int64_t
   size_t row = 0;
   for (const auto& batch : prepared.batches) {
     const size_t n = static_cast<size_t>(batch.num_rows());
+    if (options_.buckets == 1 && prepared.batches.size() == 1) {
+      HIGGINS_RETURN_IF_ERROR(
+          add_entry(0, batch, prepared.keys, prepared.key_indexes, result.offsets.data()));
+      break;
+    }
     std::vector<uint32_t> batch_key_indexes(prepared.key_indexes.begin() + row,
                                             prepared.key_indexes.begin() + row + n);
     if (options_.buckets == 1) {
-      HIGGINS_RETURN_IF_ERROR(add_entry(0, batch, prepared.keys, std::move(batch_key_indexes),
-                                        result.offsets.data() + row));
+      HIGGINS_RETURN_IF_ERROR(
+          add_entry(0, batch, prepared.keys, batch_key_indexes, result.offsets.data() + row));
     } else {
       // Split the rows by bucket; each bucket's entry keeps payload order.
       std::map<uint32_t, std::vector<int64_t>> rows_by_bucket;
@@ -303,8 +308,8 @@ Result<ProduceResult> StreamLog::Append(const PreparedProduce& prepared, int64_t
           part_indexes.push_back(it->second);
         }
         std::vector<uint64_t> part_offsets(rows.size());
-        HIGGINS_RETURN_IF_ERROR(add_entry(bucket, part, std::move(part_keys),
-                                          std::move(part_indexes), part_offsets.data()));
+        HIGGINS_RETURN_IF_ERROR(
+            add_entry(bucket, part, part_keys, part_indexes, part_offsets.data()));
         for (size_t i = 0; i < rows.size(); ++i) {
           result.offsets[row + static_cast<size_t>(rows[i])] = part_offsets[i];
         }
@@ -312,8 +317,9 @@ Result<ProduceResult> StreamLog::Append(const PreparedProduce& prepared, int64_t
     }
     row += n;
   }
-  result.partitions = prepared.keys;
-  result.partition_indexes = prepared.key_indexes;
+  // The prepared request is spent: its keys move into the reply.
+  result.partitions = std::move(prepared.keys);
+  result.partition_indexes = std::move(prepared.key_indexes);
   return result;
 }
 
@@ -336,7 +342,8 @@ void StreamLog::MarkFailed(const Status& cause) {
                   cause.ToString());
     failure_ = Status(cause.code(), "stream '" + name() +
                                         "' is offline after a storage failure (restart the "
-                                        "broker to recover it): " + cause.message());
+                                        "broker to recover it): " +
+                                        cause.message());
   }
 }
 
@@ -395,9 +402,9 @@ Result<QueryRows> StreamLog::Materialize(const std::vector<RowRef>& rows) const 
     }
     columns.push_back(builder.Finish());
   }
-  HIGGINS_ASSIGN_OR_RETURN(out.batch, arrow::RecordBatch::Make(
-                                          schema(), static_cast<int64_t>(rows.size()),
-                                          std::move(columns)));
+  HIGGINS_ASSIGN_OR_RETURN(
+      out.batch,
+      arrow::RecordBatch::Make(schema(), static_cast<int64_t>(rows.size()), std::move(columns)));
   return out;
 }
 

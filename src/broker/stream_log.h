@@ -30,9 +30,9 @@ struct PreparedProduce {
 
 /// Where each produced row went.
 struct ProduceResult {
-  std::vector<std::string> partitions;       // = PreparedProduce::keys
-  std::vector<uint32_t> partition_indexes;   // = PreparedProduce::key_indexes
-  std::vector<uint64_t> offsets;             // one per row
+  std::vector<std::string> partitions;      // = PreparedProduce::keys
+  std::vector<uint32_t> partition_indexes;  // = PreparedProduce::key_indexes
+  std::vector<uint64_t> offsets;            // one per row
   int64_t timestamp_ms = 0;
 };
 
@@ -96,18 +96,19 @@ class StreamLog {
   /// Commits without the group committer, for streams that do not sync (memory storage, or
   /// `fsync = false`): appends and publishes at once on the caller's thread, serialised with
   /// other writers of the stream. Errors: as Append, or the stream's failure().
-  Result<ProduceResult> CommitUnsynced(const PreparedProduce& prepared, int64_t now_ms);
+  Result<ProduceResult> CommitUnsynced(PreparedProduce& prepared, int64_t now_ms);
   /// Whether commits must sync (Options::sync); false sends produces through CommitUnsynced.
   bool syncs() const { return options_.sync; }
 
-  /// Appends the rows (one entry per bucket per batch) and assigns offsets; the rows stay
+  /// Appends the rows (one entry per bucket per batch) and assigns offsets; `prepared` is
+  /// spent (its keys move into the result). The rows stay
   /// invisible until Publish. Adds the bucket logs written to `*touched` (for the caller to
-  /// Sync) unless the stream does not sync (Options::sync). Errors: those of BucketLog::Append (rows appended before the failure stay
-  /// invisible until a restart re-reads them: see docs/storage-format.md).
-  /// The commit timestamp is `now_ms`, raised to the stream's previous one if the clock went
-  /// back. Thread-safe (serialised with other writers).
-  Result<ProduceResult> Append(const PreparedProduce& prepared, int64_t now_ms,
-                               PendingEntries* pending, std::vector<storage::BucketLog*>* touched);
+  /// Sync) unless the stream does not sync (Options::sync). Errors: those of BucketLog::Append
+  /// (rows appended before the failure stay invisible until a restart re-reads them: see
+  /// docs/storage-format.md). The commit timestamp is `now_ms`, raised to the stream's previous one
+  /// if the clock went back. Thread-safe (serialised with other writers).
+  Result<ProduceResult> Append(PreparedProduce& prepared, int64_t now_ms, PendingEntries* pending,
+                               std::vector<storage::BucketLog*>* touched);
 
   /// Makes pending entries visible and writes their index records. Errors: IOError from the
   /// index files (the entries are visible regardless; the index is rebuilt at restart).
@@ -147,7 +148,7 @@ class StreamLog {
   std::vector<std::unique_ptr<storage::BucketLog>> logs_;
   std::unique_ptr<EntryCache> cache_;  // null when Options::cache_bytes == 0
   std::vector<std::unique_ptr<storage::IndexLog>> index_logs_;  // empty when in memory only
-  std::mutex write_mu_;  // serialises writers
+  std::mutex write_mu_;                                         // serialises writers
   int64_t last_timestamp_ms_ = 0;
   mutable std::mutex failure_mu_;
   Status failure_;

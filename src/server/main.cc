@@ -1,14 +1,14 @@
 // The `higgins` broker (README, docs/configuration.md "Broker options"). The composition root:
 // picks the concrete storages (through the topography), the listener and the threads.
+#include <google/protobuf/stubs/logging.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <asio.hpp>
 #include <csignal>
 #include <cstdio>
 #include <thread>
 #include <vector>
-
-#include <CLI/CLI.hpp>
-#include <asio.hpp>
-#include <google/protobuf/stubs/logging.h>
-#include <spdlog/spdlog.h>
 
 #include "broker/broker.h"
 #include "broker/request_handler.h"

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <asio.hpp>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -7,8 +8,6 @@
 #include <set>
 #include <string>
 #include <vector>
-
-#include <asio.hpp>
 
 #include "broker/request_handler.h"
 #include "common/result.h"

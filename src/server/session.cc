@@ -15,8 +15,8 @@ Session::Session(Server* server, asio::ip::tcp::socket socket)
       wake_(strand_) {}
 
 void Session::Start() {
-  asio::co_spawn(strand_, [self = shared_from_this()] { return self->ReadLoop(); },
-                 asio::detached);
+  asio::co_spawn(
+      strand_, [self = shared_from_this()] { return self->ReadLoop(); }, asio::detached);
 }
 
 void Session::StopReading() {
@@ -32,9 +32,8 @@ void Session::StopReading() {
 void Session::RejectAndClose(const std::string& message) {
   asio::post(strand_, [self = shared_from_this(), message] {
     self->reading_done_ = true;
-    self->Complete(self->ReserveSlot(),
-                   self->Frame(broker::MakeErrorMessage(higgins::wire::Error::OVERLOADED, message,
-                                                        nullptr)));
+    self->Complete(self->ReserveSlot(), self->Frame(broker::MakeErrorMessage(
+                                            higgins::wire::Error::OVERLOADED, message, nullptr)));
   });
 }
 
@@ -44,9 +43,9 @@ std::string Session::Frame(const higgins::wire::Message& message) const {
   // Only a reply over the frame limit gets here; the handler bounds its replies, so this is a
   // last resort that still answers the request.
   const higgins::wire::Message* request = nullptr;
-  higgins::wire::Message error = broker::MakeErrorMessage(
-      higgins::wire::Error::UNKNOWN, "the reply could not be sent: " + frame.status().message(),
-      request);
+  higgins::wire::Message error =
+      broker::MakeErrorMessage(higgins::wire::Error::UNKNOWN,
+                               "the reply could not be sent: " + frame.status().message(), request);
   if (message.has_correlationid()) error.set_correlationid(message.correlationid());
   return *protocol::SerializeFrame(error, server_->options_.max_frame_bytes);
 }
@@ -61,7 +60,7 @@ void Session::Dispatch(std::string body) {
   auto request = protocol::ParseMessage(body);
   if (!request.ok()) {
     higgins::wire::Message error = broker::MakeErrorMessage(higgins::wire::Error::MALFORMED_MESSAGE,
-                                                      request.status().message(), nullptr);
+                                                            request.status().message(), nullptr);
     if (auto id = protocol::PeekCorrelationId(body)) error.set_correlationid(*id);
     Complete(slot, Frame(error));
     return;
@@ -81,17 +80,17 @@ void Session::Enqueue(uint64_t slot, higgins::wire::Message request) {
 void Session::Execute(uint64_t slot, const higgins::wire::Message& request) {
   const bool produce = request.type() == higgins::wire::Message::PRODUCEREQUEST;
   if (produce) ++produces_in_flight_;
-  server_->handler_->Handle(request, [self = shared_from_this(), slot,
-                                      produce](higgins::wire::Message reply) {
-    std::string frame = self->Frame(reply);
-    asio::post(self->strand_, [self, slot, produce, frame = std::move(frame)]() mutable {
-      self->Complete(slot, std::move(frame));
-      if (produce) {
-        --self->produces_in_flight_;
-        self->DrainDeferred();
-      }
-    });
-  });
+  server_->handler_->Handle(
+      request, [self = shared_from_this(), slot, produce](higgins::wire::Message reply) {
+        std::string frame = self->Frame(reply);
+        asio::post(self->strand_, [self, slot, produce, frame = std::move(frame)]() mutable {
+          self->Complete(slot, std::move(frame));
+          if (produce) {
+            --self->produces_in_flight_;
+            self->DrainDeferred();
+          }
+        });
+      });
 }
 
 void Session::DrainDeferred() {
@@ -134,25 +133,25 @@ void Session::MaybeWrite() {
   buffers.reserve(writing_.size());
   for (const auto& f : writing_) buffers.push_back(asio::buffer(f));
   write_in_progress_ = true;
-  asio::async_write(socket_, buffers,
-                    asio::bind_executor(strand_, [self = shared_from_this()](
-                                                     const asio::error_code& ec, size_t) {
-                      self->write_in_progress_ = false;
-                      self->writing_.clear();
-                      if (ec) {
-                        // The peer is gone: replies still to come are dropped.
-                        self->reading_done_ = true;
-                        self->first_slot_ += self->slots_.size();
-                        self->slots_.clear();
-                        self->deferred_.clear();
-                        asio::error_code ignored;
-                        self->socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ignored);
-                        self->wake_.cancel();
-                        self->MaybeClose();
-                        return;
-                      }
-                      self->MaybeWrite();
-                    }));
+  asio::async_write(
+      socket_, buffers,
+      asio::bind_executor(strand_, [self = shared_from_this()](const asio::error_code& ec, size_t) {
+        self->write_in_progress_ = false;
+        self->writing_.clear();
+        if (ec) {
+          // The peer is gone: replies still to come are dropped.
+          self->reading_done_ = true;
+          self->first_slot_ += self->slots_.size();
+          self->slots_.clear();
+          self->deferred_.clear();
+          asio::error_code ignored;
+          self->socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ignored);
+          self->wake_.cancel();
+          self->MaybeClose();
+          return;
+        }
+        self->MaybeWrite();
+      }));
 }
 
 void Session::MaybeClose() {
@@ -182,8 +181,9 @@ asio::awaitable<void> Session::ReadLoop() {
     if (ec) {
       Status truncated = decoder_.Finish();
       if (ec == asio::error::eof && !truncated.ok()) {
-        Complete(ReserveSlot(), Frame(broker::MakeErrorMessage(higgins::wire::Error::TRUNCATED_FRAME,
-                                                               truncated.message(), nullptr)));
+        Complete(ReserveSlot(),
+                 Frame(broker::MakeErrorMessage(higgins::wire::Error::TRUNCATED_FRAME,
+                                                truncated.message(), nullptr)));
       }
       break;
     }

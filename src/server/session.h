@@ -1,13 +1,12 @@
 #pragma once
 
+#include <asio.hpp>
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <asio.hpp>
 
 #include "broker/request_handler.h"
 #include "protocol/frame.h"
@@ -54,15 +53,15 @@ class Session : public std::enable_shared_from_this<Session> {
   asio::ip::tcp::socket socket_;
   asio::strand<asio::ip::tcp::socket::executor_type> strand_;
   protocol::FrameDecoder decoder_;
-  asio::steady_timer wake_;   // reader waits here when too many requests are in flight
+  asio::steady_timer wake_;  // reader waits here when too many requests are in flight
   std::deque<std::optional<std::string>> slots_;  // replies in request order
-  uint64_t first_slot_ = 0;   // slot number of slots_.front()
-  std::vector<std::string> writing_;  // frames of the write in progress
+  uint64_t first_slot_ = 0;                       // slot number of slots_.front()
+  std::vector<std::string> writing_;              // frames of the write in progress
   size_t produces_in_flight_ = 0;
   std::deque<std::pair<uint64_t, higgins::wire::Message>> deferred_;
   bool write_in_progress_ = false;
   bool flush_scheduled_ = false;  // a MaybeWrite is posted (gathers replies into one write)
-  bool reading_done_ = false;  // no more requests will be read
+  bool reading_done_ = false;     // no more requests will be read
   bool closed_ = false;
 };
 
