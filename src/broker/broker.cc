@@ -21,8 +21,14 @@ Status MakeDirs(const std::string& path) {
   return Status::OK();
 }
 
+// A module is stored as <name>.wasm, written through <name>.wasm.tmp: with those suffixes the
+// file name must fit the file system's limit of 255 bytes.
+constexpr size_t kMaxModuleNameBytes = 255 - sizeof(".wasm.tmp") + 1;  // 246
+
 bool ValidModuleName(std::string_view name) {
-  if (name.empty() || name.size() > 255 || name == "." || name == "..") return false;
+  if (name.empty() || name.size() > kMaxModuleNameBytes || name == "." || name == "..") {
+    return false;
+  }
   for (char c : name) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                     c == '_' || c == '.' || c == '-';
@@ -40,7 +46,10 @@ Broker::~Broker() { Shutdown(); }
 
 Result<std::unique_ptr<Broker>> Broker::Open(BrokerOptions options) {
   HIGGINS_RETURN_IF_ERROR(MakeDirs(options.dir + "/modules"));
+  // Two brokers on one folder would assign the same offsets twice and lose records.
+  HIGGINS_ASSIGN_OR_RETURN(FileLock lock, FileLock::Acquire(options.dir + "/LOCK"));
   std::unique_ptr<Broker> broker(new Broker(std::move(options)));
+  broker->lock_.emplace(std::move(lock));
   HIGGINS_RETURN_IF_ERROR(broker->Restore());
   return broker;
 }
@@ -218,7 +227,8 @@ std::string Broker::TopographyToml() const {
 Status Broker::UploadModule(std::string_view name, std::string_view bytes) {
   if (!ValidModuleName(name)) {
     return Status::InvalidArgument("module name '" + std::string(name.substr(0, 300)) +
-                                   "' is not 1 to 255 characters of A-Z a-z 0-9 _ . -");
+                                   "' is not 1 to " + std::to_string(kMaxModuleNameBytes) +
+                                   " characters of A-Z a-z 0-9 _ . -");
   }
   if (bytes.empty()) return Status::InvalidArgument("module '" + std::string(name) + "' is empty");
   if (bytes.size() > options_.max_module_bytes) {

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include "broker/group_committer.h"
 #include "broker/stream_log.h"
+#include "common/file_util.h"
 #include "common/result.h"
 #include "config/topography.h"
 #include "storage/storage.h"
@@ -53,8 +55,9 @@ struct StreamInfo {
 /// exclusive lock; produce and queries take a shared one only to find the stream.
 class Broker {
  public:
-  /// Opens (creating) `options.dir`, restores the topography and recovers every stream.
-  /// Errors: IOError, Corruption of the topography or of stored data.
+  /// Opens (creating) `options.dir`, locks it (`<dir>/LOCK`), restores the topography and
+  /// recovers every stream. Errors: AlreadyExists when another process holds the folder's
+  /// lock; IOError; Corruption of the topography or of stored data.
   static Result<std::unique_ptr<Broker>> Open(BrokerOptions options);
   ~Broker();  // Shutdown()
 
@@ -66,7 +69,7 @@ class Broker {
   /// The topography as TOML.
   std::string TopographyToml() const;
   /// Stores a module durably under <dir>/modules (replacing one of the same name). Names are
-  /// 1..255 bytes of [A-Za-z0-9_.-]. Errors: InvalidArgument, ResourceExhausted, IOError.
+  /// 1..246 bytes of [A-Za-z0-9_.-] (the file name <name>.wasm.tmp must fit 255 bytes). Errors: InvalidArgument, ResourceExhausted, IOError.
   Status UploadModule(std::string_view name, std::string_view bytes);
   bool HasModule(std::string_view name) const;
 
@@ -97,6 +100,7 @@ class Broker {
   Status PersistTopography(const config::Topography& topography);
 
   BrokerOptions options_;
+  std::optional<FileLock> lock_;  // held for the broker's life
   mutable std::shared_mutex mu_;
   std::mutex config_mu_;  // serialises configuration changes (held across their I/O)
   config::Topography topography_;

@@ -24,7 +24,10 @@ void SetError(Body* body, const Status& status) {
   while (start <= m.size()) {
     size_t end = m.find('\n', start);
     if (end == std::string::npos) end = m.size();
-    if (end > start) body->add_errors(m.substr(start, end - start));
+    // Messages quote client bytes (stream names, keys); `errors` must stay valid UTF-8.
+    if (end > start) {
+      body->add_errors(protocol::EscapeInvalidUtf8(std::string_view(m).substr(start, end - start)));
+    }
     start = end + 1;
   }
   if (body->errors_size() == 0) body->add_errors(std::string(StatusCodeName(status.code())));
@@ -59,7 +62,7 @@ Message MakeErrorMessage(higgins::wire::Error::Type type, const std::string& mes
     reply.set_correlationid(request->correlationid());
   }
   reply.mutable_error()->set_type(type);
-  reply.mutable_error()->set_message(message);
+  reply.mutable_error()->set_message(protocol::EscapeInvalidUtf8(message));
   return reply;
 }
 
@@ -131,6 +134,7 @@ Message RequestHandler::Ping(const Message& request) {
 
 Message RequestHandler::CreateConfiguration(const Message& request) {
   Message r = ReplyTo(request, Message::CREATECONFIGURATIONRESPONSE);
+  r.mutable_createconfigurationresponse();  // present even when empty: clients test for the body
   auto outcome = broker_->CreateConfiguration(request.createconfigurationrequest().data());
   if (!outcome.ok()) SetError(r.mutable_createconfigurationresponse(), outcome.status());
   return r;
@@ -138,6 +142,7 @@ Message RequestHandler::CreateConfiguration(const Message& request) {
 
 Message RequestHandler::DeleteConfiguration(const Message& request) {
   Message r = ReplyTo(request, Message::DELETECONFIGURATIONRESPONSE);
+  r.mutable_deleteconfigurationresponse();  // present even when empty: clients test for the body
   Status s = broker_->DeleteConfiguration(request.deleteconfigurationrequest().key());
   if (!s.ok()) SetError(r.mutable_deleteconfigurationresponse(), s);
   return r;
@@ -151,6 +156,7 @@ Message RequestHandler::GetTopography(const Message& request) {
 
 Message RequestHandler::UploadModule(const Message& request) {
   Message r = ReplyTo(request, Message::UPLOADMODULERESPONSE);
+  r.mutable_uploadmoduleresponse();  // present even when empty: clients test for the body
   const auto& body = request.uploadmodulerequest();
   Status s = broker_->UploadModule(body.name(), body.value());
   if (!s.ok()) SetError(r.mutable_uploadmoduleresponse(), s);

@@ -90,22 +90,28 @@ Status StreamLog::Recover() {
     if (ec) return Status::IOError("create " + options_.index_dir + ": " + ec.message());
   }
   for (uint32_t b = 0; b < options_.buckets; ++b) {
-    HIGGINS_ASSIGN_OR_RETURN(auto log, options_.storage->OpenBucket(options_.id, b, schema()));
-    const uint64_t next = log->next_sequence();
     std::vector<storage::IndexRecord> records;
     std::unique_ptr<storage::IndexLog> index_log;
     const std::string path = options_.index_dir + "/" + std::to_string(b) + ".index";
+    uint64_t indexed_end = 0;
+    bool consistent = true;
     if (indexed) {
       HIGGINS_ASSIGN_OR_RETURN(index_log, storage::IndexLog::Open(path, &records));
-      // The index is written after the data is durable, so it can only lag the data. If it is
-      // ahead (a data tail was cut) or has a gap, it is rebuilt from the data.
-      uint64_t expected = 0;
-      bool consistent = true;
       for (const auto& r : records) {
-        if (r.entry.base_sequence != expected) consistent = false;
-        expected = r.entry.base_sequence + r.entry.row_count;
+        if (r.entry.base_sequence != indexed_end) consistent = false;
+        indexed_end = r.entry.base_sequence + r.entry.row_count;
       }
-      if (!consistent || expected > next) {
+    }
+    // With syncing on, the index is written only after the data is synced: everything it
+    // records was acknowledged, and the storage must not cut the log below it.
+    const uint64_t durable = consistent && options_.sync ? indexed_end : 0;
+    HIGGINS_ASSIGN_OR_RETURN(auto log,
+                             options_.storage->OpenBucket(options_.id, b, schema(), durable));
+    const uint64_t next = log->next_sequence();
+    if (indexed) {
+      // The index can only lag the data; if it is ahead (a tail cut of a stream that does not
+      // sync) or has a gap, it is rebuilt from the data.
+      if (!consistent || indexed_end > next) {
         spdlog::warn("stream '{}' bucket {}: index file disagrees with the data; rebuilding it",
                      name(), b);
         index_log.reset();

@@ -19,4 +19,21 @@ Status WriteFileAtomically(const std::string& path, std::string_view bytes);
 /// fsyncs a folder, making entries created or renamed in it durable. Errors: IOError.
 Status SyncDirectory(const std::string& path);
 
+/// An exclusive advisory lock (flock) on a file, held while the object lives: one process per
+/// data folder. Move-only.
+class FileLock {
+ public:
+  /// Creates `path` if needed and locks it; writes this process id into it. Errors:
+  /// AlreadyExists "<path> is locked by process N" when another process holds it; IOError.
+  static Result<FileLock> Acquire(const std::string& path);
+  FileLock(FileLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  FileLock& operator=(FileLock&& other) noexcept;
+  FileLock(const FileLock&) = delete;
+  ~FileLock();
+
+ private:
+  explicit FileLock(int fd) : fd_(fd) {}
+  int fd_ = -1;
+};
+
 }  // namespace higgins

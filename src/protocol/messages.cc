@@ -156,4 +156,56 @@ StatusCode FromErrorCode(higgins::wire::ErrorCode code) {
   }
 }
 
+namespace {
+
+/// Length of the well-formed UTF-8 sequence at the start of `s` (RFC 3629: no overlong forms, no
+/// surrogates, nothing above U+10FFFF), or 0 when it does not start with one.
+size_t Utf8SequenceLength(std::string_view s) {
+  const auto byte = [&](size_t i) { return static_cast<uint8_t>(s[i]); };
+  const uint8_t b0 = byte(0);
+  if (b0 < 0x80) return 1;
+  size_t n = 0;
+  uint8_t lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    n = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    n = 3;
+    if (b0 == 0xE0) lo = 0xA0;  // overlong
+    if (b0 == 0xED) hi = 0x9F;  // surrogates
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    n = 4;
+    if (b0 == 0xF0) lo = 0x90;  // overlong
+    if (b0 == 0xF4) hi = 0x8F;  // above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (s.size() < n || byte(1) < lo || byte(1) > hi) return 0;
+  for (size_t i = 2; i < n; ++i) {
+    if (byte(i) < 0x80 || byte(i) > 0xBF) return 0;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::string EscapeInvalidUtf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  while (!text.empty()) {
+    const size_t n = Utf8SequenceLength(text);
+    if (n > 0) {
+      out.append(text.substr(0, n));
+      text.remove_prefix(n);
+    } else {
+      const auto b = static_cast<uint8_t>(text[0]);
+      out += "\\x";
+      out += kHex[b >> 4];
+      out += kHex[b & 0xF];
+      text.remove_prefix(1);
+    }
+  }
+  return out;
+}
+
 }  // namespace higgins::protocol

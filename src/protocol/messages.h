@@ -49,6 +49,11 @@ std::optional<higgins::wire::Message::Type> ReplyTypeOf(higgins::wire::Message::
 /// the enum does not list. The pointer is valid for the life of the process.
 const char* MessageTypeName(higgins::wire::Message::Type type);
 
+/// `text` with every byte that is not part of well-formed UTF-8 written as `\xHH` (uppercase hex),
+/// for `string` fields of replies that quote client bytes (names and keys are `bytes` on the
+/// wire): protobuf parsers refuse a whole Message whose `string` field is not UTF-8.
+std::string EscapeInvalidUtf8(std::string_view text);
+
 /// StatusCode <-> ErrorCode: the two enums list the same categories with the same numbers.
 higgins::wire::ErrorCode ToErrorCode(StatusCode code);
 /// An ErrorCode value this build does not know (sent by a newer peer) becomes kInternal.

@@ -22,6 +22,10 @@ struct ServerOptions {
   size_t max_connections = 1024;
   /// Requests read from one connection and not yet answered; reading pauses at the limit.
   size_t max_in_flight_per_connection = 1024;
+  /// Bytes of replies waiting to be sent on one connection (a client that does not read). Above
+  /// it the session runs no further request and reads no more until the client catches up, so
+  /// at most this plus one reply (at most max_frame_bytes) is buffered per connection.
+  size_t max_pending_reply_bytes = 16u << 20;
 };
 
 class Session;

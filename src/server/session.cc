@@ -68,9 +68,14 @@ void Session::Dispatch(std::string body) {
   Enqueue(slot, *std::move(request));
 }
 
+bool Session::ReplyBacklogFull() const {
+  return pending_reply_bytes_.load(std::memory_order_relaxed) >=
+         server_->options_.max_pending_reply_bytes;
+}
+
 void Session::Enqueue(uint64_t slot, higgins::wire::Message request) {
   const bool produce = request.type() == higgins::wire::Message::PRODUCEREQUEST;
-  if (!deferred_.empty() || (!produce && produces_in_flight_ > 0)) {
+  if (!deferred_.empty() || (!produce && produces_in_flight_ > 0) || ReplyBacklogFull()) {
     deferred_.emplace_back(slot, std::move(request));
     return;
   }
@@ -83,8 +88,10 @@ void Session::Execute(uint64_t slot, const higgins::wire::Message& request) {
   server_->handler_->Handle(
       request, [self = shared_from_this(), slot, produce](higgins::wire::Message reply) {
         std::string frame = self->Frame(reply);
+        // Counted here, not when the strand stores it: the next request may run before that.
+        self->pending_reply_bytes_ += frame.size();
         asio::post(self->strand_, [self, slot, produce, frame = std::move(frame)]() mutable {
-          self->Complete(slot, std::move(frame));
+          self->Complete(slot, std::move(frame), /*counted=*/true);
           if (produce) {
             --self->produces_in_flight_;
             self->DrainDeferred();
@@ -96,16 +103,20 @@ void Session::Execute(uint64_t slot, const higgins::wire::Message& request) {
 void Session::DrainDeferred() {
   while (!deferred_.empty()) {
     const bool produce = deferred_.front().second.type() == higgins::wire::Message::PRODUCEREQUEST;
-    if (!produce && produces_in_flight_ > 0) return;
+    if ((!produce && produces_in_flight_ > 0) || ReplyBacklogFull()) return;
     auto [slot, request] = std::move(deferred_.front());
     deferred_.pop_front();
     Execute(slot, request);
   }
 }
 
-void Session::Complete(uint64_t slot, std::string frame) {
+void Session::Complete(uint64_t slot, std::string frame, bool counted) {
   // After a failed write the pending slots are dropped; late replies have nowhere to go.
-  if (slot < first_slot_ || slot - first_slot_ >= slots_.size()) return;
+  if (slot < first_slot_ || slot - first_slot_ >= slots_.size()) {
+    if (counted) pending_reply_bytes_ -= frame.size();
+    return;
+  }
+  if (!counted) pending_reply_bytes_ += frame.size();
   slots_[slot - first_slot_] = std::move(frame);
   // Write once the replies completing in this round of the strand are in: one send for many.
   if (!flush_scheduled_) {
@@ -137,6 +148,9 @@ void Session::MaybeWrite() {
       socket_, buffers,
       asio::bind_executor(strand_, [self = shared_from_this()](const asio::error_code& ec, size_t) {
         self->write_in_progress_ = false;
+        size_t written = 0;
+        for (const auto& f : self->writing_) written += f.size();
+        self->pending_reply_bytes_ -= written;
         self->writing_.clear();
         if (ec) {
           // The peer is gone: replies still to come are dropped.
@@ -150,6 +164,9 @@ void Session::MaybeWrite() {
           self->MaybeClose();
           return;
         }
+        // Room in the reply backlog: run deferred requests and read again.
+        self->DrainDeferred();
+        self->wake_.cancel();
         self->MaybeWrite();
       }));
 }
@@ -168,7 +185,7 @@ asio::awaitable<void> Session::ReadLoop() {
   std::vector<uint8_t> buffer(64 * 1024);
   const size_t max_in_flight = server_->options_.max_in_flight_per_connection;
   while (!reading_done_) {
-    if (slots_.size() >= max_in_flight) {
+    if (slots_.size() >= max_in_flight || ReplyBacklogFull()) {
       wake_.expires_at(asio::steady_timer::time_point::max());
       asio::error_code ignored;
       co_await wake_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <asio.hpp>
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -38,8 +39,9 @@ class Session : public std::enable_shared_from_this<Session> {
   asio::awaitable<void> ReadLoop();
   /// Reserves the reply slot of the next request.
   uint64_t ReserveSlot();
-  /// Stores a reply (called on the strand) and writes whatever is now in order.
-  void Complete(uint64_t slot, std::string frame);
+  /// Stores a reply (called on the strand) and writes whatever is now in order. `counted`: the
+  /// frame's bytes are already in pending_reply_bytes_.
+  void Complete(uint64_t slot, std::string frame, bool counted = false);
   void Dispatch(std::string body);
   /// Runs a request now, or queues it behind unfinished produces (see class comment).
   void Enqueue(uint64_t slot, higgins::wire::Message request);
@@ -48,6 +50,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void MaybeWrite();
   void MaybeClose();
   std::string Frame(const higgins::wire::Message& message) const;
+  /// Whether replies waiting to be sent reached ServerOptions::max_pending_reply_bytes.
+  bool ReplyBacklogFull() const;
 
   Server* server_;
   asio::ip::tcp::socket socket_;
@@ -63,6 +67,9 @@ class Session : public std::enable_shared_from_this<Session> {
   bool flush_scheduled_ = false;  // a MaybeWrite is posted (gathers replies into one write)
   bool reading_done_ = false;     // no more requests will be read
   bool closed_ = false;
+  // Bytes of reply frames made and not yet written. Atomic: a produce's reply is made on the
+  // committer thread; everything else reads it on the strand.
+  std::atomic<size_t> pending_reply_bytes_{0};
 };
 
 }  // namespace higgins::server

@@ -44,11 +44,13 @@ FileBucketLog::~FileBucketLog() = default;
 Result<std::unique_ptr<FileBucketLog>> FileBucketLog::Open(std::string directory,
                                                            uint64_t stream_id, uint32_t bucket,
                                                            arrow::SchemaPtr schema,
-                                                           uint64_t segment_bytes) {
+                                                           uint64_t segment_bytes,
+                                                           uint64_t durable_sequence) {
   std::unique_ptr<FileBucketLog> log(
       new FileBucketLog(std::move(directory), stream_id, bucket, std::move(schema), segment_bytes));
   HIGGINS_RETURN_IF_ERROR(log->ipc_writer_.status());
   log->schema_message_ = log->ipc_writer_.TakeBytes();
+  log->durable_sequence_ = durable_sequence;
   HIGGINS_RETURN_IF_ERROR(log->Recover());
   return log;
 }

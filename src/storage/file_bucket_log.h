@@ -32,7 +32,8 @@ class FileBucketLog final : public BucketLog {
  public:
   static Result<std::unique_ptr<FileBucketLog>> Open(std::string directory, uint64_t stream_id,
                                                      uint32_t bucket, arrow::SchemaPtr schema,
-                                                     uint64_t segment_bytes);
+                                                     uint64_t segment_bytes,
+                                                     uint64_t durable_sequence = 0);
   ~FileBucketLog() override;
 
   Result<EntryInfo> Append(const arrow::RecordBatch& batch, int64_t timestamp_ms) override;
@@ -83,6 +84,7 @@ class FileBucketLog final : public BucketLog {
   std::vector<EntryInfo> entries_;  // sequence order = (segment, position) order
   std::map<uint64_t, std::unique_ptr<Segment>> segments_;  // by base sequence
   std::atomic<uint64_t> next_sequence_{0};
+  uint64_t durable_sequence_ = 0;  // rows known synced: no tail cut below it (Storage::OpenBucket)
   uint64_t trusted_from_ = 0;  // entries from this sequence on were appended by this object
 };
 

@@ -22,7 +22,13 @@ Status FileBucketLog::Recover() {
   for (size_t i = 0; i < bases.size(); ++i) {
     HIGGINS_RETURN_IF_ERROR(RecoverSegment(bases[i], i + 1 == bases.size()));
   }
-  trusted_from_ = next_sequence_.load(std::memory_order_relaxed);
+  const uint64_t recovered = next_sequence_.load(std::memory_order_relaxed);
+  if (recovered < durable_sequence_) {
+    return Status::Corruption(directory_ + ": the log holds " + std::to_string(recovered) +
+                              " rows but " + std::to_string(durable_sequence_) +
+                              " were synced and indexed: segment data is missing or damaged");
+  }
+  trusted_from_ = recovered;
   return Status::OK();
 }
 
@@ -57,6 +63,15 @@ Status FileBucketLog::RecoverSegment(uint64_t base_sequence, bool newest) {
       return ErrnoError("remove", segment->path, errno);
     }
     return SyncDirectory(directory_);
+  }
+  if (damaged && scanned.next_sequence < durable_sequence_) {
+    // The index proves the entries after the damage were synced: not a torn write.
+    return Status::Corruption(segment->path + ": " + std::string(FrameErrorName(scanned.damage)) +
+                              " at offset " + std::to_string(scanned.valid_end) + ", sequence " +
+                              std::to_string(scanned.next_sequence) + ", below the " +
+                              std::to_string(durable_sequence_) +
+                              " rows known to be synced. Refusing to cut acknowledged records: "
+                              "restore the file, or truncate it at that offset to accept the loss");
   }
   if (damaged) {
     spdlog::warn("storage: cutting the torn tail of {}: {} at offset {}, {} bytes dropped",

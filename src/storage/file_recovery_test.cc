@@ -106,6 +106,34 @@ TEST_F(FileRecoveryTest, CorruptChecksumInsideNewestSegmentCutsFromThere) {
   EXPECT_EQ(FileSizeOf(path), entries_[1].location.position);
 }
 
+// When the caller's index shows the entries after the damage were synced, the damage cannot be
+// a torn write: cutting would drop acknowledged records, so opening fails instead.
+TEST_F(FileRecoveryTest, DamageBelowTheDurableSequenceIsCorruption) {
+  AppendBatches(4);
+  const std::string path = SegmentPath(0);
+  std::vector<uint8_t> bytes = ReadFileBytes(path);
+  bytes[entries_[1].location.position + kFrameHeaderSize + 3] ^= 0x40;
+  WriteFileBytes(path, bytes);
+  const uint64_t synced = entries_[3].base_sequence + entries_[3].row_count;
+  auto log = TryOpen(synced);
+  ASSERT_EQ(log.status().code(), StatusCode::kCorruption);
+  EXPECT_NE(log.status().message().find("Refusing to cut acknowledged records"), std::string::npos)
+      << log.status().message();
+  EXPECT_EQ(ReadFileBytes(path), bytes) << "the file must be left as it was";
+  // Damage past what the index knows is a torn tail and is cut as before.
+  EXPECT_NE(TryOpen(entries_[1].base_sequence).status().code(), StatusCode::kCorruption);
+}
+
+TEST_F(FileRecoveryTest, LogShorterThanTheDurableSequenceIsCorruption) {
+  AppendBatches(2);
+  const uint64_t synced = entries_[1].base_sequence + entries_[1].row_count;
+  std::filesystem::remove(SegmentPath(0));
+  auto log = TryOpen(synced);
+  ASSERT_EQ(log.status().code(), StatusCode::kCorruption);
+  EXPECT_NE(log.status().message().find("segment data is missing or damaged"), std::string::npos)
+      << log.status().message();
+}
+
 TEST_F(FileRecoveryTest, CorruptOlderSegmentIsCorruption) {
   options_.segment_bytes = 1024;
   AppendBatches(12);
@@ -141,14 +169,14 @@ TEST_F(FileRecoveryTest, MissingSegmentIsCorruption) {
 TEST_F(FileRecoveryTest, OtherSchemaIsCorruption) {
   AppendBatches(1);
   auto other = arrow::MakeSchema({arrow::Field("seq", arrow::DataType::Int64(), false)});
-  EXPECT_EQ(MakeStorage()->OpenBucket(1, 0, other).status().code(), StatusCode::kCorruption);
+  EXPECT_EQ(MakeStorage()->OpenBucket(1, 0, other, 0).status().code(), StatusCode::kCorruption);
 }
 
 TEST_F(FileRecoveryTest, SegmentHeaderForAnotherBucketIsCorruption) {
   AppendBatches(1);
   std::filesystem::create_directories(dir_.path() + "/1/5");
   std::filesystem::copy_file(SegmentPath(0), dir_.path() + "/1/5/" + SegmentFileName(0));
-  EXPECT_EQ(MakeStorage()->OpenBucket(1, 5, testing::RecordSchema()).status().code(),
+  EXPECT_EQ(MakeStorage()->OpenBucket(1, 5, testing::RecordSchema(), 0).status().code(),
             StatusCode::kCorruption);
 }
 

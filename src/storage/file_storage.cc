@@ -15,12 +15,14 @@ class FileStorage final : public Storage {
       : directory_(std::move(directory)), options_(options) {}
 
   Result<std::unique_ptr<BucketLog>> OpenBucket(uint64_t stream_id, uint32_t bucket,
-                                                arrow::SchemaPtr schema) override {
+                                                arrow::SchemaPtr schema,
+                                                uint64_t durable_sequence) override {
     const std::string path = StreamDirectory(stream_id) + "/" + std::to_string(bucket);
     HIGGINS_RETURN_IF_ERROR(CreateDirectories(path));
     HIGGINS_ASSIGN_OR_RETURN(
         std::unique_ptr<FileBucketLog> log,
-        FileBucketLog::Open(path, stream_id, bucket, std::move(schema), options_.segment_bytes));
+        FileBucketLog::Open(path, stream_id, bucket, std::move(schema), options_.segment_bytes,
+                            durable_sequence));
     return std::unique_ptr<BucketLog>(std::move(log));
   }
 

@@ -196,7 +196,7 @@ TEST_F(FileStorageTest, SegmentIsValidArrowIpcStream) {
 TEST_F(FileStorageTest, DropStreamRemovesFiles) {
   auto storage = MakeStorage();
   for (auto [stream, bucket] : {std::pair<uint64_t, uint32_t>{7, 0}, {7, 1}, {8, 0}}) {
-    auto log = storage->OpenBucket(stream, bucket, RecordSchema());
+    auto log = storage->OpenBucket(stream, bucket, RecordSchema(), 0);
     ASSERT_TRUE(log.ok());
     ASSERT_TRUE((*log)->Append(RecordBatchOf(3), 0).ok());
     ASSERT_TRUE((*log)->Sync().ok());
@@ -204,7 +204,7 @@ TEST_F(FileStorageTest, DropStreamRemovesFiles) {
   ASSERT_TRUE(storage->DropStream(7).ok());
   EXPECT_FALSE(std::filesystem::exists(dir_.path() + "/7"));
   EXPECT_EQ(ListFiles(dir_.path() + "/8").size(), 1u);
-  auto reopened = storage->OpenBucket(7, 0, RecordSchema());
+  auto reopened = storage->OpenBucket(7, 0, RecordSchema(), 0);
   ASSERT_TRUE(reopened.ok());
   EXPECT_EQ((*reopened)->next_sequence(), 0u);
   EXPECT_TRUE(storage->DropStream(99).ok());

@@ -23,8 +23,9 @@ class FileStorageTest : public ::testing::Test {
     return std::move(storage).value();
   }
 
-  Result<std::unique_ptr<BucketLog>> TryOpen() {
-    return MakeStorage()->OpenBucket(1, 0, testing::RecordSchema());
+  /// `durable_sequence`: rows the caller knows were synced (Storage::OpenBucket).
+  Result<std::unique_ptr<BucketLog>> TryOpen(uint64_t durable_sequence = 0) {
+    return MakeStorage()->OpenBucket(1, 0, testing::RecordSchema(), durable_sequence);
   }
 
   std::unique_ptr<BucketLog> Open() {

@@ -109,7 +109,8 @@ class MemoryBucketLog final : public BucketLog {
 class MemoryStorage final : public Storage {
  public:
   Result<std::unique_ptr<BucketLog>> OpenBucket(uint64_t stream_id, uint32_t bucket,
-                                                arrow::SchemaPtr schema) override {
+                                                arrow::SchemaPtr schema,
+                                                uint64_t /*durable_sequence*/) override {
     std::lock_guard lock(mutex_);
     std::shared_ptr<MemoryBucket>& contents = buckets_[{stream_id, bucket}];
     if (contents == nullptr) {

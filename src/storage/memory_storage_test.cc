@@ -13,7 +13,7 @@ using testing::RecordSchema;
 TEST(MemoryStorageTest, AppendReadScan) {
   auto storage = MakeMemoryStorage();
   EXPECT_FALSE(storage->durable());
-  auto log = storage->OpenBucket(1, 0, RecordSchema());
+  auto log = storage->OpenBucket(1, 0, RecordSchema(), 0);
   ASSERT_TRUE(log.ok());
   std::vector<EntryInfo> entries;
   std::vector<arrow::RecordBatch> batches;
@@ -48,28 +48,28 @@ TEST(MemoryStorageTest, AppendReadScan) {
 
 TEST(MemoryStorageTest, ErrorsMatchTheContract) {
   auto storage = MakeMemoryStorage();
-  auto log = storage->OpenBucket(1, 0, RecordSchema());
+  auto log = storage->OpenBucket(1, 0, RecordSchema(), 0);
   ASSERT_TRUE(log.ok());
   EXPECT_EQ((*log)->Append(RecordBatchOf(0), 0).status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ((*log)->Read({0, 0, 0}).status().code(), StatusCode::kNotFound);
   ASSERT_TRUE((*log)->Append(RecordBatchOf(1), 0).ok());
   EXPECT_EQ((*log)->Read({1, 0, 0}).status().code(), StatusCode::kNotFound);
   auto other = arrow::MakeSchema({arrow::Field("x", arrow::DataType::Int8())});
-  EXPECT_EQ(storage->OpenBucket(1, 0, other).status().code(), StatusCode::kCorruption);
+  EXPECT_EQ(storage->OpenBucket(1, 0, other, 0).status().code(), StatusCode::kCorruption);
 }
 
 TEST(MemoryStorageTest, ReopenKeepsEntriesAndDropStreamForgetsThem) {
   auto storage = MakeMemoryStorage();
   {
-    auto log = storage->OpenBucket(3, 2, RecordSchema());
+    auto log = storage->OpenBucket(3, 2, RecordSchema(), 0);
     ASSERT_TRUE(log.ok());
     ASSERT_TRUE((*log)->Append(RecordBatchOf(4), 0).ok());
   }
-  auto again = storage->OpenBucket(3, 2, RecordSchema());
+  auto again = storage->OpenBucket(3, 2, RecordSchema(), 0);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ((*again)->next_sequence(), 4u);
   ASSERT_TRUE(storage->DropStream(3).ok());
-  auto dropped = storage->OpenBucket(3, 2, RecordSchema());
+  auto dropped = storage->OpenBucket(3, 2, RecordSchema(), 0);
   ASSERT_TRUE(dropped.ok());
   EXPECT_EQ((*dropped)->next_sequence(), 0u);
 }

@@ -69,10 +69,14 @@ class Storage {
   /// Opens (creating if absent) bucket `bucket` of stream `stream_id`, whose records have
   /// `schema`. File storage recovers the log here: every segment is checked frame by frame and
   /// a torn or corrupt tail (after the last valid entry of the newest segment) is cut off and
-  /// reported in the log. Errors: IOError; Corruption when an older segment (not the tail) is
-  /// damaged or a segment holds another schema.
+  /// reported in the log. `durable_sequence` is what the caller knows was synced (from its
+  /// index): a tail cut below it would drop acknowledged records, so that damage is Corruption
+  /// instead (it cannot be a torn write). Errors: IOError; Corruption when an older segment (not
+  /// the tail) is damaged, a segment holds another schema, or the log ends (after cutting)
+  /// below `durable_sequence`.
   virtual Result<std::unique_ptr<BucketLog>> OpenBucket(uint64_t stream_id, uint32_t bucket,
-                                                        arrow::SchemaPtr schema) = 0;
+                                                        arrow::SchemaPtr schema,
+                                                        uint64_t durable_sequence) = 0;
 
   /// Deletes every bucket log of the stream (after the stream was removed from the topography).
   virtual Status DropStream(uint64_t stream_id) = 0;

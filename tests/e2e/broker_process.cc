@@ -31,7 +31,14 @@ std::string BrokerProcess::Log() const {
   return s.str();
 }
 
-void BrokerProcess::Start() {
+void BrokerProcess::Start() { StartImpl(/*exit_is_failure=*/true); }
+
+bool BrokerProcess::StartOrExit() {
+  StartImpl(/*exit_is_failure=*/false);
+  return running();
+}
+
+void BrokerProcess::StartImpl(bool exit_is_failure) {
   const std::string log_path = dir_ + ".log";
   std::vector<std::string> args = {HIGGINS_BROKER_BINARY, "--port=0", "--dir=" + dir_,
                                    "--log-level=info"};
@@ -63,7 +70,9 @@ void BrokerProcess::Start() {
     int status = 0;
     if (::waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
-      FAIL() << "the broker exited during start-up; log:\n" << log;
+      exit_status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+      if (exit_is_failure) FAIL() << "the broker exited during start-up; log:\n" << log;
+      return;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }

@@ -19,11 +19,17 @@ class BrokerProcess {
   /// Starts the broker and waits (up to 20 s) until it logs the port it listens on. Aborts the
   /// test (FAIL) otherwise.
   void Start();
+  /// Like Start, but a broker that exits during start-up is not a test failure: returns false
+  /// and exit_status() tells how it ended (Log() tells why).
+  bool StartOrExit();
+  int exit_status() const { return exit_status_; }
   /// SIGTERM, then waits for exit; returns the exit status (or -signal).
   int Terminate();
   /// SIGKILL, then waits.
   void Kill9();
   bool running() const { return pid_ > 0; }
+  /// The broker's process id while it runs (to watch its memory).
+  pid_t pid() const { return pid_; }
   uint16_t port() const { return port_; }
   const std::string& dir() const { return dir_; }
   /// The broker's log so far.
@@ -31,11 +37,13 @@ class BrokerProcess {
 
  private:
   int Wait();
+  void StartImpl(bool exit_is_failure);
 
   std::string dir_;
   std::vector<std::string> extra_args_;
   pid_t pid_ = -1;
   uint16_t port_ = 0;
+  int exit_status_ = 0;
 };
 
 /// A fresh empty folder under /tmp, removed by the destructor.
