@@ -1,5 +1,10 @@
 // End-to-end tests: a real `higgins` process on loopback, driven over TCP with the wire protocol.
+#include <sys/wait.h>
+
 #include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <map>
 #include <mutex>
 #include <string>
@@ -398,6 +403,40 @@ TEST_F(BrokerTest, SigtermAnswersInFlightProduces) {
   auto again = Connect();
   auto latest = again->QueryLatest("amount", "s");
   EXPECT_EQ(DataAt(latest), 49);
+}
+
+TEST_F(BrokerTest, SecondBrokerOnTheSameFolderIsRefused) {
+  StartBroker();
+  const std::string log = tmp_.path() + "/second.log";
+  const std::string command = std::string(HIGGINS_BROKER_BINARY) + " --port=0 --dir=" +
+                              broker_->dir() + " > " + log + " 2>&1";
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("/LOCK is locked by process"), std::string::npos) << text.str();
+  // The first broker is unaffected.
+  auto client = Connect();
+  EXPECT_TRUE(client->Ping());
+}
+
+TEST_F(BrokerTest, SuccessfulRepliesCarryTheirBody) {
+  StartBroker();
+  auto client = Connect();
+  auto created = client->CreateConfiguration(kQuickStart);
+  EXPECT_TRUE(created.has_createconfigurationresponse());
+  EXPECT_EQ(created.createconfigurationresponse().errors_size(), 0);
+  higgins::wire::Message remove;
+  remove.set_type(higgins::wire::Message::DELETECONFIGURATIONREQUEST);
+  remove.mutable_deleteconfigurationrequest()->set_key("streams.amount");
+  auto deleted = client->Call(remove);
+  EXPECT_TRUE(deleted.has_deleteconfigurationresponse());
+  EXPECT_EQ(ReplyErrors(deleted), "");
+  // The deleted stream is gone.
+  EXPECT_EQ(ReplyErrors(client->Produce("amount", R"({"id":"a","data":1})")),
+            "stream 'amount' does not exist");
 }
 
 }  // namespace
