@@ -208,11 +208,11 @@ TEST(MessagesTest, EscapeInvalidUtf8KeepsValidTextAndEscapesTheRest) {
   EXPECT_EQ(EscapeInvalidUtf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"),
             "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
   EXPECT_EQ(EscapeInvalidUtf8("\xff\xfe"), "\\xFF\\xFE");
-  EXPECT_EQ(EscapeInvalidUtf8("k\xc3"), "k\\xC3");                   // cut sequence
-  EXPECT_EQ(EscapeInvalidUtf8("\xc0\xaf"), "\\xC0\\xAF");            // overlong '/'
-  EXPECT_EQ(EscapeInvalidUtf8("\xed\xa0\x80"), "\\xED\\xA0\\x80");   // surrogate
+  EXPECT_EQ(EscapeInvalidUtf8("k\xc3"), "k\\xC3");                           // cut sequence
+  EXPECT_EQ(EscapeInvalidUtf8("\xc0\xaf"), "\\xC0\\xAF");                    // overlong '/'
+  EXPECT_EQ(EscapeInvalidUtf8("\xed\xa0\x80"), "\\xED\\xA0\\x80");           // surrogate
   EXPECT_EQ(EscapeInvalidUtf8("\xf4\x90\x80\x80"), "\\xF4\\x90\\x80\\x80");  // > U+10FFFF
-  EXPECT_EQ(EscapeInvalidUtf8("a\xe2\x82" "b"), "a\\xE2\\x82b");
+  EXPECT_EQ(EscapeInvalidUtf8(std::string("a\xe2\x82") + "b"), "a\\xE2\\x82b");
   EXPECT_EQ(EscapeInvalidUtf8(std::string("a\0b", 3)), std::string("a\0b", 3));
 }
 

@@ -1,6 +1,7 @@
 // Adversarial end-to-end tests: hostile clients and damaged files. Each case is a problem found
 // by attacking the broker, kept so that it stays fixed.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -12,8 +13,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "broker_process.h"
 #include "protocol/frame.h"
@@ -206,9 +205,9 @@ TEST_F(BreakerTest, AcknowledgedRecordsMissingFromTheSegmentsStopTheStart) {
     WireClient client(broker_->port());
     ASSERT_EQ(ReplyErrors(client.CreateConfiguration(kFileConfig)), "");
     for (int i = 0; i < 20; ++i) {
-      ASSERT_EQ(ReplyErrors(client.Produce("amount", R"({"id":"k","data":)" +
-                                                         std::to_string(i) + "}")),
-                "");
+      ASSERT_EQ(
+          ReplyErrors(client.Produce("amount", R"({"id":"k","data":)" + std::to_string(i) + "}")),
+          "");
     }
   }
   broker_->Kill9();

@@ -31,7 +31,9 @@ std::string BrokerProcess::Log() const {
   return s.str();
 }
 
-void BrokerProcess::Start() { StartImpl(/*exit_is_failure=*/true); }
+void BrokerProcess::Start() {
+  StartImpl(/*exit_is_failure=*/true);
+}
 
 bool BrokerProcess::StartOrExit() {
   StartImpl(/*exit_is_failure=*/false);
