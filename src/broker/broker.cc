@@ -209,6 +209,7 @@ Status Broker::DeleteConfiguration(std::string_view key) {
     topography_ = std::move(updated);
   }
   for (auto& [stream, storage] : dropped) {
+    stream->MarkDeleted();  // produces already holding the stream now fail with NotFound
     const uint64_t id = stream->id();
     Status s = storage->DropStream(id);
     if (!s.ok()) spdlog::warn("stream '{}': deleting its data failed: {}", stream->name(), s.ToString());

@@ -79,7 +79,7 @@ void GroupCommitter::CommitGroup(std::deque<Job>& jobs) {
     outcomes[i].result =
         job.stream->Append(job.prepared, now, &outcomes[i].pending, &touched_by_job[i]);
     if (!outcomes[i].result.ok()) {
-      job.stream->MarkFailed(outcomes[i].result.status());
+      if (job.stream->failure().ok()) job.stream->MarkFailed(outcomes[i].result.status());
       outcomes[i].result = job.stream->failure();
     }
     for (auto* log : touched_by_job[i]) {

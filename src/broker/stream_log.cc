@@ -237,6 +237,7 @@ Result<ProduceResult> StreamLog::CommitUnsynced(PreparedProduce& prepared, int64
   std::vector<storage::BucketLog*> touched;
   auto result = Append(prepared, now_ms, &pending, &touched);
   if (!result.ok()) {
+    if (failed = failure(); !failed.ok()) return failed;
     MarkFailed(result.status());
     return failure();
   }
@@ -249,6 +250,7 @@ Result<ProduceResult> StreamLog::Append(PreparedProduce& prepared, int64_t now_m
                                         PendingEntries* pending,
                                         std::vector<storage::BucketLog*>* touched) {
   std::lock_guard lock(write_mu_);
+  HIGGINS_RETURN_IF_ERROR(failure());  // deleted, or offline, since the caller looked
   last_timestamp_ms_ = std::max(last_timestamp_ms_, now_ms);
   const int64_t timestamp_ms = last_timestamp_ms_;
   ProduceResult result;
@@ -351,6 +353,12 @@ void StreamLog::MarkFailed(const Status& cause) {
                                         "broker to recover it): " +
                                         cause.message());
   }
+}
+
+void StreamLog::MarkDeleted() {
+  std::lock_guard write_lock(write_mu_);
+  std::lock_guard lock(failure_mu_);
+  failure_ = Status::NotFound("stream '" + name() + "' was deleted");
 }
 
 Status StreamLog::failure() const {

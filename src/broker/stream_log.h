@@ -134,6 +134,9 @@ class StreamLog {
   /// retried safely), so the stream refuses produces until the broker restarts and recovers it.
   /// `failure()` is OK while the stream is healthy.
   void MarkFailed(const Status& cause);
+  /// Called when the stream is deleted, before its files are: waits for a write in progress,
+  /// then makes every later produce fail with NotFound "stream 'x' was deleted".
+  void MarkDeleted();
   Status failure() const;
 
  private:

@@ -135,6 +135,19 @@ TEST(StreamLogTest, FileStorageRecoversIndexFromDataWhenIndexFilesAreLost) {
   }
 }
 
+TEST(StreamLogTest, DeletedStreamRefusesProducesWithNotFound) {
+  auto storage = storage::MakeMemoryStorage();
+  auto log = StreamLog::Open(Options(storage.get(), 1, ""));
+  ASSERT_TRUE(log.ok());
+  auto prepared = (*log)->Prepare(R"({"id":"a","data":1})", PayloadFormat::kJson);
+  ASSERT_TRUE(prepared.ok());
+  (*log)->MarkDeleted();
+  auto result = (*log)->CommitUnsynced(*prepared, 1);
+  EXPECT_EQ(result.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(result.status().message(), "stream 'amount' was deleted");
+  EXPECT_EQ((*log)->index().Latest("a").status().code(), StatusCode::kNotFound);
+}
+
 TEST(GroupCommitterTest, ConcurrentProducersShareGroups) {
   auto storage = storage::MakeMemoryStorage();
   auto opened = StreamLog::Open(Options(storage.get(), 1, ""));
