@@ -68,12 +68,6 @@ Status TruncateAndSync(int fd, const std::string& path, uint64_t size) {
   return Status::OK();
 }
 
-Status SyncDirectory(const std::string& path) {
-  HIGGINS_ASSIGN_OR_RETURN(FileHandle dir, OpenFile(path, O_RDONLY | O_DIRECTORY));
-  if (::fsync(dir.fd()) != 0) return ErrnoError("fsync directory", path, errno);
-  return Status::OK();
-}
-
 std::string ParentDirectory(const std::string& path) {
   const size_t slash = path.find_last_of('/');
   if (slash == std::string::npos) return ".";

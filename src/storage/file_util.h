@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/file_util.h"  // SyncDirectory
 #include "common/result.h"
 
 /// Thin POSIX helpers for the file storage: every failure becomes an IOError naming the
@@ -47,8 +48,7 @@ Status ReadFully(int fd, const std::string& path, uint64_t offset, uint8_t* out,
 /// ftruncate(2) to `size`, then fsync(2), so that the cut survives a crash.
 Status TruncateAndSync(int fd, const std::string& path, uint64_t size);
 
-/// fsync(2) of a directory, making entries created or removed in it durable.
-Status SyncDirectory(const std::string& path);
+// SyncDirectory (fsync of a folder) comes from common/file_util.h.
 
 /// mkdir -p: creates `path` and its missing parents (mode 0755); each directory created is
 /// made durable by syncing its parent.
