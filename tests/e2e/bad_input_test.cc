@@ -7,20 +7,11 @@
 
 #include "arrow/ipc/writer.h"
 #include "broker_process.h"
+#include "amount_configs.h"
 #include "wire_client.h"
 
 namespace higgins::test {
 namespace {
-
-constexpr char kConfig[] = R"([storage.memory]
-type = "memory"
-[schema.amount]
-id = "string"
-data = "int32"
-[streams.amount]
-schema = "amount"
-partition_key = "id"
-)";
 
 std::string Frame(std::string_view body) {
   std::string out;
@@ -49,7 +40,7 @@ class BadInputTest : public ::testing::Test {
     broker_ = new BrokerProcess(tmp_->path() + "/data", {"--max-frame-bytes=1048576"});
     broker_->Start();
     WireClient client(broker_->port());
-    ASSERT_EQ(ReplyErrors(client.CreateConfiguration(kConfig)), "");
+    ASSERT_EQ(ReplyErrors(client.CreateConfiguration(kQuickStart)), "");
   }
   static void TearDownTestSuite() {
     // The broker survived every case.

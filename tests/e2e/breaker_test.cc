@@ -17,6 +17,7 @@
 #include "broker_process.h"
 #include "protocol/frame.h"
 #include "protocol/messages.h"
+#include "amount_configs.h"
 #include "wire_client.h"
 
 namespace higgins::test {
@@ -24,26 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using higgins::wire::Message;
-
-constexpr char kMemoryConfig[] = R"([storage.memory]
-type = "memory"
-[schema.amount]
-id = "string"
-data = "int32"
-[streams.amount]
-schema = "amount"
-partition_key = "id"
-)";
-
-constexpr char kFileConfig[] = R"([storage.disk]
-type = "file"
-[schema.amount]
-id = "string"
-data = "int32"
-[streams.amount]
-schema = "amount"
-partition_key = "id"
-)";
 
 /// Resident memory of a process, in MiB (0 when unknown).
 size_t RssMiB(pid_t pid) {
@@ -82,7 +63,7 @@ class BreakerTest : public ::testing::Test {
 TEST_F(BreakerTest, ErrorsQuotingInvalidUtf8AreStillParseableReplies) {
   StartBroker();
   WireClient client(broker_->port());
-  ASSERT_EQ(ReplyErrors(client.CreateConfiguration(kMemoryConfig)), "");
+  ASSERT_EQ(ReplyErrors(client.CreateConfiguration(kQuickStart)), "");
 
   Message produced = client.Produce("\xff\xfe", R"({"id":"a","data":1})");
   ASSERT_EQ(produced.type(), Message::PRODUCERESPONSE);

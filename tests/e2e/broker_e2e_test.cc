@@ -17,31 +17,11 @@
 #include "arrow/json/json_reader.h"
 #include "broker_process.h"
 #include "config/configuration.h"
+#include "amount_configs.h"
 #include "wire_client.h"
 
 namespace higgins::test {
 namespace {
-
-// The quick start of the product README, as written there.
-constexpr char kQuickStart[] = R"([storage.memory]
-type = "memory"
-[schema.amount]
-id = "string"
-data = "int32"
-[streams.amount]
-schema = "amount"
-partition_key = "id"
-)";
-
-constexpr char kFileConfig[] = R"([storage.disk]
-type = "file"
-[schema.amount]
-id = "string"
-data = "int32"
-[streams.amount]
-schema = "amount"
-partition_key = "id"
-)";
 
 int32_t DataAt(const higgins::wire::Message& reply, int64_t row = 0) {
   EXPECT_EQ(reply.type(), higgins::wire::Message::GETINDEXRESPONSE) << ReplyErrors(reply);
