@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "arrow/ipc/message_writer.h"
-#include "arrow/ipc/reader.h"
-#include "arrow/ipc/writer.h"
+#include "higgins/arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/writer.h"
 #include "ratio_reporter.h"
 
 namespace arrow = higgins::arrow;

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "arrow/array.h"
+#include "higgins/arrow/array.h"
 #include "ratio_reporter.h"
 #include "storage/crc32.h"
 #include "storage/storage.h"

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 #include "arrow/ipc/stream_decoder.h"
 #include "arrow/validate.h"
 

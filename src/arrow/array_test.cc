@@ -1,8 +1,8 @@
-#include "arrow/array.h"
+#include "higgins/arrow/array.h"
 
 #include <gtest/gtest.h>
 
-#include "arrow/record_batch.h"
+#include "higgins/arrow/record_batch.h"
 #include "arrow/validate.h"
 
 namespace higgins::arrow {

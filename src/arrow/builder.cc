@@ -1,4 +1,4 @@
-#include "arrow/array.h"
+#include "higgins/arrow/array.h"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "arrow/decimal.h"
+#include "higgins/arrow/decimal.h"
 
 #include <algorithm>
 #include <cctype>

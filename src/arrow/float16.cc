@@ -1,4 +1,4 @@
-#include "arrow/float16.h"
+#include "higgins/arrow/float16.h"
 
 #include <bit>
 

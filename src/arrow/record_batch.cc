@@ -1,4 +1,4 @@
-#include "arrow/record_batch.h"
+#include "higgins/arrow/record_batch.h"
 
 #include <algorithm>
 #include <string>

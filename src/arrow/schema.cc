@@ -1,4 +1,4 @@
-#include "arrow/schema.h"
+#include "higgins/arrow/schema.h"
 
 namespace higgins::arrow {
 

@@ -1,4 +1,4 @@
-#include "arrow/type.h"
+#include "higgins/arrow/type.h"
 
 #include <algorithm>
 #include <array>

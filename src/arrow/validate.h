@@ -1,7 +1,7 @@
 #pragma once
 
-#include "arrow/array.h"
-#include "arrow/record_batch.h"
+#include "higgins/arrow/array.h"
+#include "higgins/arrow/record_batch.h"
 
 namespace higgins::arrow {
 

@@ -13,7 +13,7 @@
 #include "broker/group_committer.h"
 #include "broker/stream_log.h"
 #include "common/file_util.h"
-#include "common/result.h"
+#include "higgins/result.h"
 #include "config/topography.h"
 #include "storage/storage.h"
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <unordered_map>
 
-#include "arrow/record_batch.h"
+#include "higgins/arrow/record_batch.h"
 
 namespace higgins::broker {
 

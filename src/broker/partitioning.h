@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "arrow/array.h"
-#include "common/status.h"
+#include "higgins/arrow/array.h"
+#include "higgins/status.h"
 
 namespace higgins::broker {
 

@@ -1,6 +1,6 @@
 #include "broker/request_handler.h"
 
-#include "arrow/ipc/writer.h"
+#include "higgins/arrow/ipc/writer.h"
 #include "protocol/messages.h"
 #include "protocol/partition_name.h"
 

@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/result.h"
+#include "higgins/result.h"
 #include "storage/storage.h"
 
 namespace higgins::broker {

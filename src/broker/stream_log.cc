@@ -8,7 +8,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 #include "arrow/json/json_reader.h"
 #include "broker/partitioning.h"
 

@@ -7,11 +7,11 @@
 #include <string_view>
 #include <vector>
 
-#include "arrow/record_batch.h"
+#include "higgins/arrow/record_batch.h"
 #include "broker/entry_cache.h"
 #include "broker/stream_index.h"
-#include "common/buffer.h"
-#include "common/result.h"
+#include "higgins/buffer.h"
+#include "higgins/result.h"
 #include "storage/index_log.h"
 #include "storage/storage.h"
 

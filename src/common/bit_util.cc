@@ -1,4 +1,4 @@
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 
 namespace higgins::bit_util {
 

@@ -1,4 +1,4 @@
-#include "common/buffer.h"
+#include "higgins/buffer.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,8 +1,8 @@
-#include "common/status.h"
+#include "higgins/status.h"
 
 #include <gtest/gtest.h>
 
-#include "common/result.h"
+#include "higgins/result.h"
 
 namespace higgins {
 namespace {

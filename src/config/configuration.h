@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "arrow/schema.h"
-#include "common/result.h"
+#include "higgins/arrow/schema.h"
+#include "higgins/result.h"
 
 namespace higgins::config {
 

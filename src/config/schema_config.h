@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "arrow/schema.h"
-#include "common/result.h"
+#include "higgins/arrow/schema.h"
+#include "higgins/result.h"
 
 namespace higgins::config {
 

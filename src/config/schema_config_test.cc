@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "arrow/ipc/options.h"
+#include "higgins/arrow/ipc/options.h"
 #include "config/toml_limits.h"
 
 namespace higgins::config {

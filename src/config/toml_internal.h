@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/result.h"
+#include "higgins/result.h"
 #include "config/configuration.h"
 #include "config/schema_config.h"
 

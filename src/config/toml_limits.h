@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <string_view>
 
-#include "common/status.h"
+#include "higgins/status.h"
 
 namespace higgins::config {
 

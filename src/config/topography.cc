@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "arrow/type.h"
+#include "higgins/arrow/type.h"
 #include "config/config_internal.h"
 
 namespace higgins::config {

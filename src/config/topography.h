@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/result.h"
+#include "higgins/result.h"
 #include "config/configuration.h"
 
 namespace higgins::config {

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <set>
 
-#include "arrow/type.h"
+#include "higgins/arrow/type.h"
 #include "config/config_internal.h"
 #include "config/toml_internal.h"
 #include "config/topography.h"

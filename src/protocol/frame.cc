@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 
 namespace higgins::protocol {
 namespace {

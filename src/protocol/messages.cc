@@ -5,7 +5,7 @@
 
 #include <climits>
 
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 #include "protocol/frame.h"
 
 namespace higgins::protocol {
@@ -136,6 +136,7 @@ higgins::wire::ErrorCode ToErrorCode(StatusCode code) {
     case StatusCode::kIOError: return higgins::wire::IO_ERROR;
     case StatusCode::kResourceExhausted: return higgins::wire::RESOURCE_EXHAUSTED;
     case StatusCode::kInternal: return higgins::wire::INTERNAL;
+    case StatusCode::kDeadlineExceeded: return higgins::wire::DEADLINE_EXCEEDED;
   }
   return higgins::wire::INTERNAL;
 }
@@ -151,6 +152,7 @@ StatusCode FromErrorCode(higgins::wire::ErrorCode code) {
     case higgins::wire::CORRUPTION: return StatusCode::kCorruption;
     case higgins::wire::IO_ERROR: return StatusCode::kIOError;
     case higgins::wire::RESOURCE_EXHAUSTED: return StatusCode::kResourceExhausted;
+    case higgins::wire::DEADLINE_EXCEEDED: return StatusCode::kDeadlineExceeded;
     case higgins::wire::INTERNAL:
     default: return StatusCode::kInternal;
   }

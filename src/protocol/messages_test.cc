@@ -192,13 +192,13 @@ TEST(MessagesTest, MessageTypeNamesAreTheProtoNames) {
 }
 
 TEST(MessagesTest, ErrorCodesMirrorStatusCodes) {
-  for (int c = 0; c <= static_cast<int>(StatusCode::kInternal); ++c) {
+  for (int c = 0; c <= static_cast<int>(StatusCode::kDeadlineExceeded); ++c) {
     const auto code = static_cast<StatusCode>(c);
     EXPECT_EQ(static_cast<int>(ToErrorCode(code)), c);
     EXPECT_EQ(FromErrorCode(ToErrorCode(code)), code);
   }
   EXPECT_EQ(higgins::wire::ErrorCode_descriptor()->value_count(),
-            static_cast<int>(StatusCode::kInternal) + 1);
+            static_cast<int>(StatusCode::kDeadlineExceeded) + 1);
   EXPECT_EQ(FromErrorCode(static_cast<higgins::wire::ErrorCode>(42)), StatusCode::kInternal);
 }
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/result.h"
+#include "higgins/result.h"
 
 namespace higgins::protocol {
 

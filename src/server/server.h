@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "broker/request_handler.h"
-#include "common/result.h"
+#include "higgins/result.h"
 
 namespace higgins::server {
 

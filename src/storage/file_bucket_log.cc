@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <mutex>
 
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 
 namespace higgins::storage {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "arrow/ipc/writer.h"
+#include "higgins/arrow/ipc/writer.h"
 #include "storage/file_util.h"
 #include "storage/log_writer.h"
 #include "storage/segment.h"

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 #include "storage/file_storage_test_util.h"
 #include "storage/log_frame.h"
 #include "storage/segment_format.h"

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "arrow/ipc/framing.h"
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 #include "storage/file_storage_test_util.h"
 #include "storage/log_frame.h"
 #include "storage/segment_format.h"

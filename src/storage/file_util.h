@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/file_util.h"  // SyncDirectory
-#include "common/result.h"
+#include "higgins/result.h"
 
 /// Thin POSIX helpers for the file storage: every failure becomes an IOError naming the
 /// operation, the path and strerror. Thread-safe (no state besides the descriptors).

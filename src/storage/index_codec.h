@@ -1,7 +1,7 @@
 #pragma once
 
-#include "common/buffer.h"
-#include "common/result.h"
+#include "higgins/buffer.h"
+#include "higgins/result.h"
 #include "storage/index_log.h"
 #include "storage/log_frame.h"
 

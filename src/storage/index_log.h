@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "common/result.h"
+#include "higgins/result.h"
 #include "storage/storage.h"
 
 namespace higgins::storage {

@@ -1,6 +1,6 @@
 #include "storage/log_frame.h"
 
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 #include "storage/crc32.h"
 
 namespace higgins::storage {

@@ -6,7 +6,7 @@
 #include <span>
 #include <string_view>
 
-#include "common/buffer.h"
+#include "higgins/buffer.h"
 #include "storage/segment_format.h"
 
 /// Sans-I/O encoding and decoding of the frames that segment and index files are made of

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "common/result.h"
+#include "higgins/result.h"
 #include "storage/log_frame.h"
 
 namespace higgins::storage {

@@ -6,7 +6,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "common/result.h"
+#include "higgins/result.h"
 #include "storage/log_frame.h"
 
 namespace higgins::storage {

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 #include "storage/crc32.h"
 
 namespace higgins::storage {

@@ -1,6 +1,6 @@
 #include "storage/segment_scan.h"
 
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 #include "storage/file_util.h"
 #include "storage/log_reader.h"
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "arrow/schema.h"
-#include "common/result.h"
+#include "higgins/arrow/schema.h"
+#include "higgins/result.h"
 #include "storage/log_frame.h"
 #include "storage/segment.h"
 #include "storage/storage.h"

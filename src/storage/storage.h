@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "arrow/record_batch.h"
-#include "common/result.h"
+#include "higgins/arrow/record_batch.h"
+#include "higgins/result.h"
 
 namespace higgins::storage {
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "arrow/array.h"
+#include "higgins/arrow/array.h"
 
 namespace higgins::storage::testing {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "arrow/record_batch.h"
-#include "common/buffer.h"
+#include "higgins/arrow/record_batch.h"
+#include "higgins/buffer.h"
 
 /// Helpers shared by the storage tests and benchmark.
 namespace higgins::storage::testing {

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 #include "arrow/ipc/stream_decoder.h"
 #include "tests/conformance/batch_diff.h"
 #include "tests/conformance/gzip_file.h"

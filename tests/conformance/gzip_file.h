@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "common/result.h"
+#include "higgins/result.h"
 
 namespace higgins::conformance {
 

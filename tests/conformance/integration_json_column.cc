@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "arrow/float16.h"
+#include "higgins/arrow/float16.h"
 #include "tests/support/int128_text.h"
 
 namespace higgins::conformance {

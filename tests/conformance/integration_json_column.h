@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "arrow/array.h"
-#include "arrow/schema.h"
+#include "higgins/arrow/array.h"
+#include "higgins/arrow/schema.h"
 
 namespace higgins::conformance {
 

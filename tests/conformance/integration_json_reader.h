@@ -4,8 +4,8 @@
 #include <string_view>
 #include <vector>
 
-#include "arrow/ipc/reader.h"
-#include "common/result.h"
+#include "higgins/arrow/ipc/reader.h"
+#include "higgins/result.h"
 
 namespace higgins::conformance {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "arrow/float16.h"
+#include "higgins/arrow/float16.h"
 #include "tests/conformance/gzip_file.h"
 #include "tests/support/canonical_value.h"
 #include "tests/support/whole_file.h"

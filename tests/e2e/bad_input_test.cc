@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "arrow/ipc/writer.h"
+#include "higgins/arrow/ipc/writer.h"
 #include "broker_process.h"
 #include "amount_configs.h"
 #include "wire_client.h"

@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "arrow/ipc/writer.h"
+#include "higgins/arrow/ipc/writer.h"
 #include "arrow/json/json_reader.h"
 #include "broker_process.h"
 #include "config/configuration.h"

@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 #include "protocol/messages.h"
 
 namespace higgins::test {

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "arrow/record_batch.h"
+#include "higgins/arrow/record_batch.h"
 #include "higgins.pb.h"
 #include "protocol/frame.h"
 

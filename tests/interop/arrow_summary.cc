@@ -5,7 +5,7 @@
 
 #include <iostream>
 
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 #include "tests/interop/column_summary.h"
 #include "tests/support/whole_file.h"
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "arrow/float16.h"
+#include "higgins/arrow/float16.h"
 #include "tests/support/canonical_type.h"
 #include "tests/support/js_text.h"
 

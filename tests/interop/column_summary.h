@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "arrow/record_batch.h"
+#include "higgins/arrow/record_batch.h"
 
 namespace higgins::interop {
 

@@ -7,7 +7,7 @@
 #include <limits>
 #include <utility>
 
-#include "arrow/float16.h"
+#include "higgins/arrow/float16.h"
 #include "tests/support/canonical_type.h"
 #include "tests/support/int128_text.h"
 #include "tests/support/whole_file.h"

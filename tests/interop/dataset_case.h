@@ -4,8 +4,8 @@
 #include <string_view>
 #include <vector>
 
-#include "arrow/record_batch.h"
-#include "common/result.h"
+#include "higgins/arrow/record_batch.h"
+#include "higgins/result.h"
 
 namespace higgins::interop {
 

@@ -13,8 +13,8 @@
 #include <iostream>
 #include <string>
 
-#include "arrow/ipc/reader.h"
-#include "arrow/ipc/writer.h"
+#include "higgins/arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/writer.h"
 #include "tests/interop/dataset_case.h"
 #include "tests/support/canonical_value.h"
 #include "tests/support/whole_file.h"

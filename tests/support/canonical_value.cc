@@ -3,8 +3,8 @@
 #include <cmath>
 #include <string>
 
-#include "arrow/decimal.h"
-#include "arrow/float16.h"
+#include "higgins/arrow/decimal.h"
+#include "higgins/arrow/float16.h"
 #include "tests/support/js_text.h"
 
 namespace higgins::testing {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "arrow/record_batch.h"
+#include "higgins/arrow/record_batch.h"
 #include "tests/support/canonical_type.h"
 
 namespace higgins::testing {

@@ -4,7 +4,7 @@
 
 #include <limits>
 
-#include "arrow/float16.h"
+#include "higgins/arrow/float16.h"
 
 namespace higgins::testing {
 namespace {

@@ -3,8 +3,8 @@
 #include <span>
 #include <string>
 
-#include "common/buffer.h"
-#include "common/result.h"
+#include "higgins/buffer.h"
+#include "higgins/result.h"
 
 namespace higgins::testing {
 

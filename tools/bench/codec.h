@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/result.h"
+#include "higgins/result.h"
 #include "socket.h"
 
 namespace higgins::bench {

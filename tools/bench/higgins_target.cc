@@ -2,9 +2,9 @@
 #include <charconv>
 #include <deque>
 
-#include "arrow/array.h"
-#include "arrow/ipc/writer.h"
-#include "arrow/record_batch.h"
+#include "higgins/arrow/array.h"
+#include "higgins/arrow/ipc/writer.h"
+#include "higgins/arrow/record_batch.h"
 #include "codec.h"
 #include "protocol/frame.h"
 #include "protocol/messages.h"

@@ -7,9 +7,9 @@
 #include <memory>
 #include <string>
 
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 #include "arrow/ipc/stream_decoder.h"
-#include "arrow/ipc/writer.h"
+#include "higgins/arrow/ipc/writer.h"
 #include "arrow/json/csv_reader.h"
 #include "arrow/json/json_reader.h"
 #include "arrow/json/json_writer.h"

@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "common/buffer.h"
-#include "common/result.h"
+#include "higgins/buffer.h"
+#include "higgins/result.h"
 
 namespace higgins::cli {
 

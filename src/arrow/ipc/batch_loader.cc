@@ -9,7 +9,7 @@
 #include "arrow/ipc/compression.h"
 #include "arrow/ipc/framing.h"
 #include "arrow/validate.h"
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 
 namespace higgins::arrow::ipc {
 namespace {

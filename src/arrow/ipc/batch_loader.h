@@ -1,9 +1,9 @@
 #pragma once
 
 #include "arrow/ipc/metadata.h"
-#include "arrow/ipc/options.h"
-#include "arrow/record_batch.h"
-#include "common/buffer.h"
+#include "higgins/arrow/ipc/options.h"
+#include "higgins/arrow/record_batch.h"
+#include "higgins/buffer.h"
 
 namespace higgins::arrow::ipc {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "arrow/ipc/framing.h"
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 
 namespace higgins::arrow::ipc {
 namespace {

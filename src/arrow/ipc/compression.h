@@ -4,9 +4,9 @@
 #include <span>
 #include <vector>
 
-#include "arrow/ipc/options.h"
-#include "common/buffer.h"
-#include "common/result.h"
+#include "higgins/arrow/ipc/options.h"
+#include "higgins/buffer.h"
+#include "higgins/result.h"
 
 /// Per-buffer body compression of Arrow IPC (Message.fbs BodyCompression, method BUFFER).
 ///

@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 
 namespace higgins::arrow::ipc {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 
 /// Constants of the Arrow IPC framing (docs/arrow-ipc.md, "Framing"). This is the one place the
 /// byte-level numbers live; metadata.h covers the FlatBuffers part.

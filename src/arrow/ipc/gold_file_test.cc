@@ -4,7 +4,7 @@
 // cases fail cleanly with NotSupported naming the type.
 #include <gtest/gtest.h>
 
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 #include "arrow/ipc/stream_decoder.h"
 #include "arrow/ipc/test_util.h"
 

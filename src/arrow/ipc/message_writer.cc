@@ -5,7 +5,7 @@
 #include "arrow/ipc/compression.h"
 #include "arrow/ipc/framing.h"
 #include "arrow/utf8.h"
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 
 namespace higgins::arrow::ipc {
 namespace {

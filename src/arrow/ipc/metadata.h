@@ -4,9 +4,9 @@
 #include <span>
 #include <vector>
 
-#include "arrow/ipc/options.h"
-#include "arrow/schema.h"
-#include "common/result.h"
+#include "higgins/arrow/ipc/options.h"
+#include "higgins/arrow/schema.h"
+#include "higgins/result.h"
 
 /// Encoding and decoding of the Arrow IPC FlatBuffers metadata (Message, Schema, RecordBatch,
 /// Footer; see format.fbs). The generated FlatBuffers types stay inside the .cc files: callers

@@ -4,7 +4,7 @@
 
 #include <functional>
 
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 #include "arrow/ipc/test_util.h"
 #include "format_generated.h"
 

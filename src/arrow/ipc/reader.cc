@@ -1,4 +1,4 @@
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 
 #include <string>
 #include <utility>
@@ -7,7 +7,7 @@
 #include "arrow/ipc/framing.h"
 #include "arrow/ipc/metadata.h"
 #include "arrow/ipc/stream_decoder.h"
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 
 namespace higgins::arrow::ipc {
 namespace {

@@ -1,4 +1,4 @@
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include "arrow/ipc/framing.h"
 #include "arrow/ipc/message_writer.h"
 #include "arrow/ipc/test_util.h"
-#include "arrow/ipc/writer.h"
-#include "common/bit_util.h"
+#include "higgins/arrow/ipc/writer.h"
+#include "higgins/bit_util.h"
 
 namespace higgins::arrow::ipc {
 namespace {

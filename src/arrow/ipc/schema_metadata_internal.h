@@ -2,9 +2,9 @@
 
 #include <flatbuffers/flatbuffers.h>
 
-#include "arrow/ipc/options.h"
-#include "arrow/schema.h"
-#include "common/result.h"
+#include "higgins/arrow/ipc/options.h"
+#include "higgins/arrow/schema.h"
+#include "higgins/result.h"
 #include "format_generated.h"
 
 /// Schema <-> FlatBuffers conversion shared by metadata.cc (messages and footers). Private to
@@ -18,7 +18,7 @@ flatbuffers::Offset<fbs::Schema> BuildSchema(flatbuffers::FlatBufferBuilder& fbb
                                              const Schema& schema);
 
 /// Converts a verified Schema table. Errors: NotSupported naming the field and type for types
-/// outside src/arrow/type.h (and for dictionaries, child fields, big-endian data), Corruption for
+/// outside higgins/arrow/type.h (and for dictionaries, child fields, big-endian data), Corruption for
 /// invalid parameters and for strings (field names, custom metadata keys and values, time zones)
 /// that are not valid UTF-8, ResourceExhausted for more than limits.max_fields fields.
 Result<SchemaPtr> ParseSchema(const fbs::Schema& schema, const IpcLimits& limits);

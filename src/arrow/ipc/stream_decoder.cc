@@ -8,8 +8,8 @@
 #include "arrow/ipc/batch_loader.h"
 #include "arrow/ipc/framing.h"
 #include "arrow/ipc/metadata.h"
-#include "common/buffer.h"
-#include "common/bit_util.h"
+#include "higgins/buffer.h"
+#include "higgins/bit_util.h"
 
 namespace higgins::arrow::ipc {
 namespace {

@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "arrow/ipc/framing.h"
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 #include "arrow/ipc/test_util.h"
-#include "arrow/ipc/writer.h"
-#include "common/bit_util.h"
+#include "higgins/arrow/ipc/writer.h"
+#include "higgins/bit_util.h"
 
 namespace higgins::arrow::ipc {
 namespace {

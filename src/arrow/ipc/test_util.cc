@@ -3,9 +3,9 @@
 #include <fstream>
 #include <iterator>
 
-#include "arrow/float16.h"
+#include "higgins/arrow/float16.h"
 #include "arrow/ipc/framing.h"
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 
 namespace higgins::arrow::ipc::testing {
 

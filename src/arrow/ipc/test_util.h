@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "arrow/ipc/metadata.h"
-#include "arrow/record_batch.h"
-#include "common/buffer.h"
+#include "higgins/arrow/record_batch.h"
+#include "higgins/buffer.h"
 
 /// Helpers shared by the IPC tests: building arrays and batches of every supported type, and
 /// assembling hand-made (possibly corrupt) streams from metadata and bodies.

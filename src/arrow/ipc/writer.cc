@@ -1,11 +1,11 @@
-#include "arrow/ipc/writer.h"
+#include "higgins/arrow/ipc/writer.h"
 
 #include <utility>
 
 #include "arrow/ipc/framing.h"
 #include "arrow/ipc/message_writer.h"
 #include "arrow/ipc/metadata.h"
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 
 namespace higgins::arrow::ipc {
 namespace {

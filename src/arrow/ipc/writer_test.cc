@@ -1,4 +1,4 @@
-#include "arrow/ipc/writer.h"
+#include "higgins/arrow/ipc/writer.h"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include "arrow/ipc/compression.h"
 #include "arrow/ipc/framing.h"
 #include "arrow/ipc/metadata.h"
-#include "arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/reader.h"
 #include "arrow/ipc/test_util.h"
-#include "common/bit_util.h"
+#include "higgins/bit_util.h"
 
 namespace higgins::arrow::ipc {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "arrow/record_batch.h"
+#include "higgins/arrow/record_batch.h"
 
 namespace higgins::arrow::json {
 

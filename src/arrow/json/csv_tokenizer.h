@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/result.h"
+#include "higgins/result.h"
 
 namespace higgins::arrow::json {
 

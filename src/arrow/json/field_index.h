@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "arrow/schema.h"
+#include "higgins/arrow/schema.h"
 
 namespace higgins::arrow::json {
 

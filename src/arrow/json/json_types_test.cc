@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "arrow/float16.h"
+#include "higgins/arrow/float16.h"
 #include "arrow/json/json_reader.h"
 
 namespace higgins::arrow::json {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <vector>
 
-#include "arrow/decimal.h"
-#include "arrow/float16.h"
+#include "higgins/arrow/decimal.h"
+#include "higgins/arrow/float16.h"
 #include "arrow/json/base64.h"
 #include "arrow/json/temporal.h"
 

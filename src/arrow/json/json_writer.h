@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "arrow/record_batch.h"
+#include "higgins/arrow/record_batch.h"
 
 namespace higgins::arrow::json {
 

@@ -6,7 +6,7 @@
 #include <functional>
 #include <limits>
 
-#include "arrow/float16.h"
+#include "higgins/arrow/float16.h"
 #include "arrow/json/json_reader.h"
 
 namespace higgins::arrow::json {

@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "arrow/type.h"
-#include "common/result.h"
+#include "higgins/arrow/type.h"
+#include "higgins/result.h"
 
 namespace higgins::arrow::json {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "arrow/float16.h"
+#include "higgins/arrow/float16.h"
 #include "arrow/json/base64.h"
 #include "arrow/json/number_text.h"
 #include "arrow/json/temporal.h"

@@ -7,8 +7,8 @@
 #include <limits>
 #include <string>
 
-#include "arrow/decimal.h"
-#include "arrow/float16.h"
+#include "higgins/arrow/decimal.h"
+#include "higgins/arrow/float16.h"
 
 namespace higgins::arrow::json {
 namespace {

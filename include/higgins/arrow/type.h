@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/result.h"
+#include "higgins/result.h"
 
 namespace higgins::arrow {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "arrow/type.h"
+#include "higgins/arrow/type.h"
 
 namespace higgins::arrow {
 

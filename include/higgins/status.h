@@ -18,6 +18,7 @@ enum class StatusCode : int {
   kIOError = 7,           // the operating system reported a failure
   kResourceExhausted = 8, // an explicit limit was reached
   kInternal = 9,          // a bug: an invariant did not hold
+  kDeadlineExceeded = 10, // no answer within the caller's time limit (client timeouts)
 };
 
 std::string_view StatusCodeName(StatusCode code);
@@ -40,6 +41,9 @@ class [[nodiscard]] Status {
     return {StatusCode::kResourceExhausted, std::move(m)};
   }
   static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+  static Status DeadlineExceeded(std::string m) {
+    return {StatusCode::kDeadlineExceeded, std::move(m)};
+  }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }

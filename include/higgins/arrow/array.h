@@ -5,9 +5,9 @@
 #include <string_view>
 #include <vector>
 
-#include "arrow/type.h"
-#include "common/bit_util.h"
-#include "common/buffer.h"
+#include "higgins/arrow/type.h"
+#include "higgins/bit_util.h"
+#include "higgins/buffer.h"
 
 namespace higgins::arrow {
 

@@ -2,9 +2,9 @@
 
 #include <vector>
 
-#include "arrow/ipc/options.h"
-#include "arrow/record_batch.h"
-#include "common/buffer.h"
+#include "higgins/arrow/ipc/options.h"
+#include "higgins/arrow/record_batch.h"
+#include "higgins/buffer.h"
 
 namespace higgins::arrow::ipc {
 

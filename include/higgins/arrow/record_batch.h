@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "arrow/array.h"
-#include "arrow/schema.h"
+#include "higgins/arrow/array.h"
+#include "higgins/arrow/schema.h"
 
 namespace higgins::arrow {
 

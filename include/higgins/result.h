@@ -4,7 +4,7 @@
 #include <optional>
 #include <utility>
 
-#include "common/status.h"
+#include "higgins/status.h"
 
 namespace higgins {
 
