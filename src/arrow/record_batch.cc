@@ -54,3 +54,42 @@ bool RecordBatch::Equals(const RecordBatch& other) const {
 }
 
 }  // namespace higgins::arrow
+
+namespace higgins::arrow {
+
+namespace {
+
+Status CheckBatchFields(const Schema& schema, const RecordBatch& batch, size_t index) {
+  if (batch.schema()->fields() == schema.fields()) return Status::OK();
+  return Status::InvalidArgument("batch " + std::to_string(index) + " has the fields\n" +
+                                 batch.schema()->ToString() + "\nbut expected\n" +
+                                 schema.ToString());
+}
+
+}  // namespace
+
+Result<RecordBatch> ConcatenateBatches(SchemaPtr schema, std::span<const RecordBatch> batches) {
+  if (schema == nullptr) return Status::InvalidArgument("concatenation without a schema");
+  int64_t rows = 0;
+  for (size_t i = 0; i < batches.size(); ++i) {
+    HIGGINS_RETURN_IF_ERROR(CheckBatchFields(*schema, batches[i], i));
+    rows += batches[i].num_rows();
+  }
+  if (batches.size() == 1) return RecordBatch::Make(std::move(schema), rows, batches[0].columns());
+  std::vector<Array> columns;
+  columns.reserve(schema->num_fields());
+  for (size_t c = 0; c < schema->num_fields(); ++c) {
+    ArrayBuilder builder(schema->field(c).type);
+    builder.Reserve(rows);
+    for (const RecordBatch& batch : batches) {
+      const Array& column = batch.column(static_cast<int>(c));
+      for (int64_t r = 0; r < batch.num_rows(); ++r) {
+        HIGGINS_RETURN_IF_ERROR(builder.AppendFrom(column, r));
+      }
+    }
+    columns.push_back(builder.Finish());
+  }
+  return RecordBatch::Make(std::move(schema), rows, std::move(columns));
+}
+
+}  // namespace higgins::arrow

@@ -157,21 +157,8 @@ arrow::RecordBatch DecodeRecord(const higgins::wire::Record& record) {
   auto read = arrow::ipc::ReadStream(Buffer::Copy(std::string_view(record.data())));
   EXPECT_TRUE(read.ok()) << read.status().ToString();
   if (!read.ok() || read->batches.empty()) return {};
-  if (read->batches.size() == 1) return read->batches[0];
-  std::vector<arrow::Array> columns;
-  int64_t rows = 0;
-  for (const auto& b : read->batches) rows += b.num_rows();
-  for (size_t c = 0; c < read->schema->num_fields(); ++c) {
-    arrow::ArrayBuilder builder(read->schema->field(c).type);
-    for (const auto& b : read->batches) {
-      for (int64_t r = 0; r < b.num_rows(); ++r) {
-        EXPECT_TRUE(builder.AppendFrom(b.column(static_cast<int>(c)), r).ok());
-      }
-    }
-    columns.push_back(builder.Finish());
-  }
-  auto batch = arrow::RecordBatch::Make(read->schema, rows, std::move(columns));
-  EXPECT_TRUE(batch.ok());
+  auto batch = arrow::ConcatenateBatches(read->schema, read->batches);
+  EXPECT_TRUE(batch.ok()) << batch.status().ToString();
   return batch.ok() ? *batch : arrow::RecordBatch();
 }
 

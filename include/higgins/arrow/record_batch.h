@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "higgins/arrow/array.h"
@@ -38,5 +39,11 @@ class RecordBatch {
   int64_t num_rows_ = 0;
   std::vector<Array> columns_;
 };
+
+/// The rows of `batches`, in order, as one batch with `schema`. Every batch must have the
+/// schema's fields (names, types, nullability; schema-level metadata may differ): InvalidArgument
+/// naming the first batch that does not. No batches give an empty batch; a single batch is
+/// returned without copying, others are copied into new buffers.
+Result<RecordBatch> ConcatenateBatches(SchemaPtr schema, std::span<const RecordBatch> batches);
 
 }  // namespace higgins::arrow

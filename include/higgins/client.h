@@ -1,0 +1,137 @@
+#pragma once
+
+// The Higgins C++ client library: one TCP connection to a broker, speaking the wire protocol of
+// docs/protocol.md. See docs/client.md for a guide and the mapping from the reference's calls.
+//
+// Thread-safety: a Client may be shared by any number of threads. Every call sends its request
+// at once and waits only for its own reply, so calls from several threads, and the *Async calls
+// of one thread, are pipelined on the one connection; the broker answers them in the order they
+// were sent, and each request sees the effects of the requests sent before it on the connection.
+//
+// Errors: every call returns a Status or Result. Broker errors keep the broker's code and text
+// (for example `InvalidArgument: row 3, field 'data': ...`); the client adds:
+//   IOError           cannot resolve or connect, or the connection broke (every call still
+//                     waiting fails with it, and so does every later call);
+//   DeadlineExceeded  no connection within connect_timeout, or no reply within request_timeout
+//                     (the connection is then closed: replies are ordered, so a late reply
+//                     would stall every later one);
+//   Corruption        a reply that is not a valid frame, Message or Arrow IPC stream;
+//   ResourceExhausted a request larger than max_frame_bytes (nothing is sent).
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "higgins/arrow/record_batch.h"
+#include "higgins/client_types.h"
+#include "higgins/pending.h"
+#include "higgins/result.h"
+#include "higgins/status.h"
+
+namespace higgins {
+
+struct ClientOptions {
+  /// Host name or address; resolved with getaddrinfo (IPv4 and IPv6).
+  std::string host = "127.0.0.1";
+  uint16_t port = 4932;
+  /// Limit for resolving and connecting. Zero waits for the operating system's own limit.
+  std::chrono::milliseconds connect_timeout{5000};
+  /// Limit for each reply, counted from when the request is sent. Zero waits forever.
+  std::chrono::milliseconds request_timeout{30000};
+  /// Largest frame sent or accepted, in bytes (the broker's default --max-frame-bytes).
+  size_t max_frame_bytes = size_t{64} << 20;
+};
+
+class Client {
+ public:
+  /// Connects to options.host:options.port.
+  static Result<std::unique_ptr<Client>> Connect(const ClientOptions& options);
+  /// Connects to "host:port" (or "[v6]:port") within `timeout`; other options keep defaults.
+  static Result<std::unique_ptr<Client>> Connect(std::string_view address,
+                                                 std::chrono::milliseconds timeout);
+
+  /// Closes the connection; calls still waiting fail with IOError.
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  /// "host:port" as given in the options.
+  const std::string& address() const;
+  /// False once the connection has broken or been closed.
+  bool connected() const;
+  /// Closes the connection now (idempotent).
+  void Close();
+
+  // --- Broker administration -------------------------------------------------------------------
+
+  /// Sends a ping and waits for the pong. Returns the round-trip time.
+  Result<std::chrono::microseconds> Ping();
+  /// Merges a TOML configuration (docs/configuration.md) into the broker's topography. Every
+  /// problem is listed in the error text, one per line; nothing is applied unless all is valid.
+  Status UploadConfiguration(std::string_view toml);
+  /// Deletes "streams.<name>", "schema.<name>" or "storage.<name>" (a bare name is a stream).
+  Status DeleteConfiguration(std::string_view key);
+  /// The broker's topography as a TOML configuration that parses back to the same declarations.
+  Result<std::string> GetTopography();
+  /// Uploads a WebAssembly module under `name` (what a derived stream's `fn` names).
+  Status UploadModule(std::string_view name, std::span<const uint8_t> wasm);
+  /// Streams with their partitions and counts; `stream` empty for every stream, else that one
+  /// (NotFound when it does not exist).
+  Result<std::vector<StreamInfo>> Metadata(std::string_view stream = {});
+
+  // --- Produce ---------------------------------------------------------------------------------
+  // A produce is validated as a whole by the broker and committed atomically: either every row
+  // gets an offset or none does. The result lists each row's partition key and offset.
+
+  /// JSON: one object, an array of objects, or NDJSON (docs/json.md).
+  Result<ProduceResult> ProduceJson(std::string_view stream, std::string_view json);
+  /// Arrow record batches; the client encodes them as one IPC stream. Every batch must have the
+  /// same schema (InvalidArgument otherwise); the broker checks it against the stream's schema.
+  Result<ProduceResult> Produce(std::string_view stream, const arrow::RecordBatch& batch);
+  Result<ProduceResult> Produce(std::string_view stream,
+                                std::span<const arrow::RecordBatch> batches);
+  /// An Arrow IPC stream or file, sent as is.
+  Result<ProduceResult> ProduceIpc(std::string_view stream, std::span<const uint8_t> ipc);
+
+  Pending<ProduceResult> ProduceJsonAsync(std::string_view stream, std::string_view json);
+  Pending<ProduceResult> ProduceAsync(std::string_view stream, const arrow::RecordBatch& batch);
+  Pending<ProduceResult> ProduceIpcAsync(std::string_view stream, std::span<const uint8_t> ipc);
+
+  // --- Query -----------------------------------------------------------------------------------
+  // A missing stream, partition or offset is NotFound. Partition keys are the key's text: a
+  // string key's bytes, or an integer key in decimal ("42").
+
+  /// The record at `offset`.
+  Result<Records> QueryAt(std::string_view stream, std::string_view partition_key,
+                          uint64_t offset);
+  /// The record at the partition's highest offset.
+  Result<Records> QueryLatest(std::string_view stream, std::string_view partition_key);
+  /// Records at offsets [from, to), clamped to the partition's end and to the broker's
+  /// --max-range-records (check Records::offset and num_rows() for what came back). NotFound when
+  /// `from` is past the end.
+  Result<Records> QueryRange(std::string_view stream, std::string_view partition_key,
+                             uint64_t from, uint64_t to);
+  /// The first record committed at or after `timestamp_ms` (ms since the Unix epoch).
+  Result<Records> QueryAtTime(std::string_view stream, std::string_view partition_key,
+                              uint64_t timestamp_ms);
+
+  Pending<Records> QueryAtAsync(std::string_view stream, std::string_view partition_key,
+                                uint64_t offset);
+  Pending<Records> QueryLatestAsync(std::string_view stream, std::string_view partition_key);
+  Pending<Records> QueryRangeAsync(std::string_view stream, std::string_view partition_key,
+                                   uint64_t from, uint64_t to);
+  Pending<Records> QueryAtTimeAsync(std::string_view stream, std::string_view partition_key,
+                                    uint64_t timestamp_ms);
+
+  class Impl;
+
+ private:
+  explicit Client(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace higgins

@@ -1,0 +1,67 @@
+#pragma once
+
+// Values returned by higgins::Client (include/higgins/client.h).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "higgins/arrow/record_batch.h"
+#include "higgins/arrow/schema.h"
+
+namespace higgins {
+
+/// Where a produce put its rows. Rows are listed in request order.
+struct ProduceResult {
+  /// Distinct partition keys of the request (a string key's bytes, an integer key in decimal),
+  /// in first-seen order.
+  std::vector<std::string> partitions;
+  /// For row i: partitions[partition_indexes[i]] is its key and offsets[i] its offset.
+  std::vector<uint32_t> partition_indexes;
+  std::vector<uint64_t> offsets;
+  /// Commit time shared by every row, ms since the Unix epoch.
+  uint64_t timestamp_ms = 0;
+
+  size_t num_rows() const { return offsets.size(); }
+  const std::string& partition_of(size_t row) const { return partitions[partition_indexes[row]]; }
+};
+
+/// Consecutive records of one partition, decoded: row i is the record at offset + i.
+struct Records {
+  std::string stream;
+  std::string partition_key;
+  /// Offset of the first row.
+  uint64_t offset = 0;
+  /// Commit time of each row, ms since the Unix epoch.
+  std::vector<uint64_t> timestamps_ms;
+  /// The rows, with the stream's schema.
+  arrow::RecordBatch batch;
+
+  int64_t num_rows() const { return batch.num_rows(); }
+};
+
+struct PartitionInfo {
+  std::string key;
+  /// Records in the partition; its latest offset is count - 1.
+  uint64_t count = 0;
+};
+
+struct StreamInfo {
+  std::string name;
+  /// "source", "map", "reduce", "join" or "window".
+  std::string kind;
+  std::string schema_name;
+  std::string partition_key;
+  std::string storage;
+  uint32_t buckets = 1;
+  uint64_t partition_count = 0;
+  uint64_t record_count = 0;
+  /// Up to the broker's listing limit, in key order; partitions_truncated when there are more.
+  std::vector<PartitionInfo> partitions;
+  bool partitions_truncated = false;
+  /// The stream's Arrow schema (field order as declared).
+  arrow::SchemaPtr schema;
+};
+
+}  // namespace higgins

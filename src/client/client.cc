@@ -1,0 +1,297 @@
+// The public methods of higgins::Client: build the request, send it through the Dispatcher,
+// decode the reply. No exception leaves this file: every entry point converts them to a Status.
+#include "higgins/client.h"
+
+#include <algorithm>
+#include <exception>
+#include <limits>
+#include <new>
+#include <utility>
+
+#include "client/address.h"
+#include "client/connection.h"
+#include "client/dispatcher.h"
+#include "client/reply_decoder.h"
+#include "client/reply_slot.h"
+#include "client/requests.h"
+
+namespace higgins {
+
+namespace wire = higgins::wire;
+using client_internal::Dispatcher;
+using client_internal::IndexQuery;
+using client_internal::ReplySlot;
+
+class Client::Impl {
+ public:
+  Impl(std::string address, std::shared_ptr<Dispatcher> dispatcher)
+      : address_(std::move(address)), dispatcher_(std::move(dispatcher)) {}
+  ~Impl() { dispatcher_->Stop(); }
+
+  const std::string address_;
+  const std::shared_ptr<Dispatcher> dispatcher_;
+};
+
+namespace {
+
+Status StatusOf(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::bad_alloc&) {
+    return Status::ResourceExhausted("out of memory");
+  } catch (const std::exception& e) {
+    return Status::Internal(std::string("unexpected exception: ") + e.what());
+  } catch (...) {
+    return Status::Internal("unexpected exception");
+  }
+}
+
+// Runs `body`, turning an exception into the Status it stands for.
+template <typename F>
+auto Guard(F&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (...) {
+    return StatusOf(std::current_exception());
+  }
+}
+
+// The Pending<T>::Decode of each reply type: takes the slot's reply and decodes it.
+template <typename T, Result<T> (*Decode)(wire::Message)>
+Result<T> TakeAndDecode(ReplySlot& slot) {
+  return Guard([&]() -> Result<T> {
+    HIGGINS_ASSIGN_OR_RETURN(wire::Message reply, slot.Take());
+    return Decode(std::move(reply));
+  });
+}
+
+constexpr auto kDecodeProduce = &TakeAndDecode<ProduceResult, client_internal::DecodeProduce>;
+constexpr auto kDecodeRecords = &TakeAndDecode<Records, client_internal::DecodeRecords>;
+
+// Sends `build()`'s request; any failure before sending lands in the Pending.
+template <typename T, typename Build>
+Pending<T> SendAsync(Dispatcher& dispatcher, wire::Message::Type type,
+                     typename Pending<T>::Decode decode, Build&& build) {
+  try {
+    wire::Message request = build();
+    return Pending<T>(dispatcher.Send(std::move(request)), decode);
+  } catch (...) {
+    return Pending<T>(ReplySlot::Failed(type, StatusOf(std::current_exception())), decode);
+  }
+}
+
+// Sends `build()`'s request and waits for a reply that carries only a status.
+template <typename Build>
+Status StatusCall(Dispatcher& dispatcher, wire::Message::Type reply_type, Build&& build) {
+  return Guard([&]() -> Status {
+    auto slot = dispatcher.Send(build());
+    auto reply = slot->Take();
+    if (!reply.ok()) return reply.status();
+    return client_internal::DecodeStatusReply(*reply, reply_type);
+  });
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Client>> Client::Connect(const ClientOptions& options) {
+  return Guard([&]() -> Result<std::unique_ptr<Client>> {
+    if (options.host.empty()) return Status::InvalidArgument("no broker host given");
+    if (options.port == 0) return Status::InvalidArgument("no broker port given");
+    const std::string address = client_internal::FormatAddress(options.host, options.port);
+    HIGGINS_ASSIGN_OR_RETURN(
+        client_internal::UniqueFd fd,
+        client_internal::ConnectTcp({options.host, options.port}, options.connect_timeout));
+    Dispatcher::Options dispatch;
+    dispatch.address = address;
+    dispatch.max_frame_bytes = static_cast<uint32_t>(
+        std::min<size_t>(options.max_frame_bytes, std::numeric_limits<uint32_t>::max()));
+    dispatch.request_timeout = options.request_timeout;
+    HIGGINS_ASSIGN_OR_RETURN(auto dispatcher,
+                             Dispatcher::Start(std::move(fd), std::move(dispatch)));
+    return std::unique_ptr<Client>(
+        new Client(std::make_unique<Impl>(address, std::move(dispatcher))));
+  });
+}
+
+Result<std::unique_ptr<Client>> Client::Connect(std::string_view address,
+                                                std::chrono::milliseconds timeout) {
+  return Guard([&]() -> Result<std::unique_ptr<Client>> {
+    HIGGINS_ASSIGN_OR_RETURN(auto target, client_internal::ParseAddress(address));
+    ClientOptions options;
+    options.host = std::move(target.host);
+    options.port = target.port;
+    options.connect_timeout = timeout;
+    return Connect(options);
+  });
+}
+
+Client::Client(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Client::~Client() = default;
+
+const std::string& Client::address() const {
+  return impl_->address_;
+}
+bool Client::connected() const {
+  return !impl_->dispatcher_->closed();
+}
+void Client::Close() {
+  try {
+    impl_->dispatcher_->Close(Status::IOError("the client closed the connection"));
+  } catch (...) {
+    // Only allocation can fail here. The connection is then closed by the destructor.
+  }
+}
+
+Result<std::chrono::microseconds> Client::Ping() {
+  return Guard([&]() -> Result<std::chrono::microseconds> {
+    constexpr std::string_view kData = "higgins";
+    const auto start = std::chrono::steady_clock::now();
+    auto slot = impl_->dispatcher_->Send(client_internal::PingRequest(kData));
+    HIGGINS_ASSIGN_OR_RETURN(wire::Message reply, slot->Take());
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+    HIGGINS_ASSIGN_OR_RETURN(std::string echoed, client_internal::DecodePong(std::move(reply)));
+    if (echoed != kData) return Status::Corruption("the pong does not echo the ping's data");
+    return std::chrono::duration_cast<std::chrono::microseconds>(elapsed);
+  });
+}
+
+Status Client::UploadConfiguration(std::string_view toml) {
+  return StatusCall(*impl_->dispatcher_, wire::Message::CREATECONFIGURATIONRESPONSE,
+                    [&] { return client_internal::CreateConfigurationRequest(toml); });
+}
+
+Status Client::DeleteConfiguration(std::string_view key) {
+  return StatusCall(*impl_->dispatcher_, wire::Message::DELETECONFIGURATIONRESPONSE,
+                    [&] { return client_internal::DeleteConfigurationRequest(key); });
+}
+
+Result<std::string> Client::GetTopography() {
+  return Guard([&]() -> Result<std::string> {
+    auto slot = impl_->dispatcher_->Send(client_internal::GetTopographyRequest());
+    HIGGINS_ASSIGN_OR_RETURN(wire::Message reply, slot->Take());
+    return client_internal::DecodeTopography(std::move(reply));
+  });
+}
+
+Status Client::UploadModule(std::string_view name, std::span<const uint8_t> wasm) {
+  return StatusCall(*impl_->dispatcher_, wire::Message::UPLOADMODULERESPONSE,
+                    [&] { return client_internal::UploadModuleRequest(name, wasm); });
+}
+
+Result<std::vector<StreamInfo>> Client::Metadata(std::string_view stream) {
+  return Guard([&]() -> Result<std::vector<StreamInfo>> {
+    auto slot = impl_->dispatcher_->Send(client_internal::MetadataRequest(stream));
+    HIGGINS_ASSIGN_OR_RETURN(wire::Message reply, slot->Take());
+    return client_internal::DecodeMetadata(std::move(reply));
+  });
+}
+
+// --- Produce -------------------------------------------------------------------------------------
+
+Pending<ProduceResult> Client::ProduceJsonAsync(std::string_view stream, std::string_view json) {
+  return SendAsync<ProduceResult>(
+      *impl_->dispatcher_, wire::Message::PRODUCEREQUEST, kDecodeProduce,
+      [&] { return client_internal::ProduceRequest(stream, std::string(json), wire::JSON); });
+}
+
+Pending<ProduceResult> Client::ProduceIpcAsync(std::string_view stream,
+                                               std::span<const uint8_t> ipc) {
+  return SendAsync<ProduceResult>(
+      *impl_->dispatcher_, wire::Message::PRODUCEREQUEST, kDecodeProduce, [&] {
+        return client_internal::ProduceRequest(
+            stream, std::string(reinterpret_cast<const char*>(ipc.data()), ipc.size()),
+            wire::ARROW_IPC);
+      });
+}
+
+Pending<ProduceResult> Client::ProduceAsync(std::string_view stream,
+                                            const arrow::RecordBatch& batch) {
+  auto ipc = Guard([&] { return client_internal::EncodeBatches({&batch, 1}); });
+  if (!ipc.ok()) {
+    return Pending<ProduceResult>(ReplySlot::Failed(wire::Message::PRODUCEREQUEST, ipc.status()),
+                                  kDecodeProduce);
+  }
+  return SendAsync<ProduceResult>(
+      *impl_->dispatcher_, wire::Message::PRODUCEREQUEST, kDecodeProduce,
+      [&] { return client_internal::ProduceRequest(stream, *std::move(ipc), wire::ARROW_IPC); });
+}
+
+Result<ProduceResult> Client::ProduceJson(std::string_view stream, std::string_view json) {
+  return ProduceJsonAsync(stream, json).Get();
+}
+
+Result<ProduceResult> Client::Produce(std::string_view stream, const arrow::RecordBatch& batch) {
+  return ProduceAsync(stream, batch).Get();
+}
+
+Result<ProduceResult> Client::Produce(std::string_view stream,
+                                      std::span<const arrow::RecordBatch> batches) {
+  auto ipc = Guard([&] { return client_internal::EncodeBatches(batches); });
+  if (!ipc.ok()) return ipc.status();
+  return SendAsync<ProduceResult>(
+             *impl_->dispatcher_, wire::Message::PRODUCEREQUEST, kDecodeProduce,
+             [&] {
+               return client_internal::ProduceRequest(stream, *std::move(ipc), wire::ARROW_IPC);
+             })
+      .Get();
+}
+
+Result<ProduceResult> Client::ProduceIpc(std::string_view stream, std::span<const uint8_t> ipc) {
+  return ProduceIpcAsync(stream, ipc).Get();
+}
+
+// --- Query ---------------------------------------------------------------------------------------
+
+namespace {
+
+Pending<Records> SendQuery(Dispatcher& dispatcher, std::string_view stream,
+                           std::string_view partition_key, const IndexQuery& query) {
+  return SendAsync<Records>(dispatcher, wire::Message::GETINDEXREQUEST, kDecodeRecords, [&] {
+    return client_internal::QueryRequest(stream, partition_key, query);
+  });
+}
+
+}  // namespace
+
+Pending<Records> Client::QueryAtAsync(std::string_view stream, std::string_view partition_key,
+                                      uint64_t offset) {
+  return SendQuery(*impl_->dispatcher_, stream, partition_key,
+                   {.type = wire::Index::OFFSET, .index = offset});
+}
+
+Pending<Records> Client::QueryLatestAsync(std::string_view stream, std::string_view partition_key) {
+  return SendQuery(*impl_->dispatcher_, stream, partition_key, {.type = wire::Index::LATEST});
+}
+
+Pending<Records> Client::QueryRangeAsync(std::string_view stream, std::string_view partition_key,
+                                         uint64_t from, uint64_t to) {
+  return SendQuery(*impl_->dispatcher_, stream, partition_key,
+                   {.type = wire::Index::RANGE, .index = from, .end = to});
+}
+
+Pending<Records> Client::QueryAtTimeAsync(std::string_view stream, std::string_view partition_key,
+                                          uint64_t timestamp_ms) {
+  return SendQuery(*impl_->dispatcher_, stream, partition_key,
+                   {.type = wire::Index::TIMESTAMP, .timestamp = timestamp_ms});
+}
+
+Result<Records> Client::QueryAt(std::string_view stream, std::string_view partition_key,
+                                uint64_t offset) {
+  return QueryAtAsync(stream, partition_key, offset).Get();
+}
+
+Result<Records> Client::QueryLatest(std::string_view stream, std::string_view partition_key) {
+  return QueryLatestAsync(stream, partition_key).Get();
+}
+
+Result<Records> Client::QueryRange(std::string_view stream, std::string_view partition_key,
+                                   uint64_t from, uint64_t to) {
+  return QueryRangeAsync(stream, partition_key, from, to).Get();
+}
+
+Result<Records> Client::QueryAtTime(std::string_view stream, std::string_view partition_key,
+                                    uint64_t timestamp_ms) {
+  return QueryAtTimeAsync(stream, partition_key, timestamp_ms).Get();
+}
+
+}  // namespace higgins

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "higgins.pb.h"
+#include "higgins/client_types.h"
+#include "higgins/result.h"
+
+namespace higgins::client_internal {
+
+// Sans-I/O decoding of the broker's replies (docs/protocol.md) into the public values. Every
+// function first checks the reply's type: an ERROR message becomes its Status (ErrorStatus), any
+// other type than `expected` is Corruption. Operation errors keep the broker's category
+// (protocol::FromErrorCode) and text (the `errors` lines joined with newlines). Bytes that fail
+// structural checks (an Arrow IPC stream, a partition key, a row index out of range) are
+// Corruption naming the field.
+
+/// An ERROR message's Status: the broker's `message`, with a code by Error.type
+/// (UNIMPLEMENTED: NotSupported, MALFORMED_MESSAGE: InvalidArgument, FRAME_TOO_LARGE and
+/// OVERLOADED: ResourceExhausted, TRUNCATED_FRAME: Corruption, UNKNOWN: Internal).
+Status ErrorStatus(const higgins::wire::Error& error);
+
+/// OK when the reply has type `expected`, ErrorStatus for ERROR, Corruption otherwise.
+Status CheckReplyType(const higgins::wire::Message& reply, higgins::wire::Message::Type expected);
+
+/// Status of the replies that carry only errors: CREATECONFIGURATIONRESPONSE,
+/// DELETECONFIGURATIONRESPONSE and UPLOADMODULERESPONSE.
+Status DecodeStatusReply(const higgins::wire::Message& reply,
+                         higgins::wire::Message::Type expected);
+
+/// PONG: the echoed data.
+Result<std::string> DecodePong(higgins::wire::Message reply);
+/// GETCURRENTTOPOGRAPHYRESPONSE: the TOML text.
+Result<std::string> DecodeTopography(higgins::wire::Message reply);
+/// PRODUCERESPONSE: every row's partition and offset.
+Result<ProduceResult> DecodeProduce(higgins::wire::Message reply);
+/// GETINDEXRESPONSE to a request of one index: its record, decoded.
+Result<Records> DecodeRecords(higgins::wire::Message reply);
+/// METADATARESPONSE: the streams, schemas decoded.
+Result<std::vector<StreamInfo>> DecodeMetadata(higgins::wire::Message reply);
+
+}  // namespace higgins::client_internal

@@ -1,0 +1,105 @@
+#include "client/requests.h"
+
+#include <utility>
+
+#include "higgins/arrow/ipc/writer.h"
+#include "protocol/partition_name.h"
+
+namespace higgins::client_internal {
+
+namespace wire = higgins::wire;
+
+namespace {
+
+std::string Bytes(std::span<const uint8_t> bytes) {
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+}  // namespace
+
+wire::Message PingRequest(std::string_view data) {
+  wire::Message m;
+  m.set_type(wire::Message::PING);
+  m.mutable_ping()->set_data(std::string(data));
+  return m;
+}
+
+wire::Message CreateConfigurationRequest(std::string_view toml) {
+  wire::Message m;
+  m.set_type(wire::Message::CREATECONFIGURATIONREQUEST);
+  m.mutable_createconfigurationrequest()->set_data(std::string(toml));
+  return m;
+}
+
+wire::Message DeleteConfigurationRequest(std::string_view key) {
+  wire::Message m;
+  m.set_type(wire::Message::DELETECONFIGURATIONREQUEST);
+  m.mutable_deleteconfigurationrequest()->set_key(std::string(key));
+  return m;
+}
+
+wire::Message GetTopographyRequest() {
+  wire::Message m;
+  m.set_type(wire::Message::GETCURRENTTOPOGRAPHYREQUEST);
+  m.mutable_getcurrenttopographyrequest();
+  return m;
+}
+
+wire::Message UploadModuleRequest(std::string_view name, std::span<const uint8_t> wasm) {
+  wire::Message m;
+  m.set_type(wire::Message::UPLOADMODULEREQUEST);
+  auto* request = m.mutable_uploadmodulerequest();
+  request->set_name(std::string(name));
+  request->set_value(Bytes(wasm));
+  return m;
+}
+
+wire::Message MetadataRequest(std::string_view stream) {
+  wire::Message m;
+  m.set_type(wire::Message::METADATAREQUEST);
+  m.mutable_metadatarequest()->set_name(std::string(stream));
+  return m;
+}
+
+wire::Message ProduceRequest(std::string_view stream, std::string payload,
+                             wire::PayloadFormat format) {
+  wire::Message m;
+  m.set_type(wire::Message::PRODUCEREQUEST);
+  auto* request = m.mutable_producerequest();
+  request->set_stream_name(std::string(stream));
+  request->set_payload(std::move(payload));
+  request->set_format(format);
+  return m;
+}
+
+wire::Message QueryRequest(std::string_view stream, std::string_view partition_key,
+                           const IndexQuery& query) {
+  wire::Message m;
+  m.set_type(wire::Message::GETINDEXREQUEST);
+  wire::Index* index = m.mutable_getindexrequest()->add_indexes();
+  index->set_type(query.type);
+  index->set_stream(std::string(stream));
+  index->set_partition(protocol::EncodePartitionName(partition_key));
+  if (query.index) index->set_index(*query.index);
+  if (query.end) index->set_end(*query.end);
+  if (query.timestamp) index->set_timestamp(*query.timestamp);
+  return m;
+}
+
+Result<std::string> EncodeBatches(std::span<const arrow::RecordBatch> batches) {
+  if (batches.empty()) return Status::InvalidArgument("no record batches to produce");
+  arrow::ipc::StreamWriter writer(batches[0].schema());
+  HIGGINS_RETURN_IF_ERROR(writer.status());
+  for (size_t i = 0; i < batches.size(); ++i) {
+    if (batches[i].schema()->fields() != batches[0].schema()->fields()) {
+      return Status::InvalidArgument("batch " + std::to_string(i) +
+                                     " does not have the fields of batch 0");
+    }
+    HIGGINS_RETURN_IF_ERROR(
+        writer.WriteBatch(batches[i]).WithContext("batch " + std::to_string(i)));
+  }
+  HIGGINS_ASSIGN_OR_RETURN(Buffer stream, writer.Finish());
+  return std::string(stream.view());
+}
+
+}  // namespace higgins::client_internal

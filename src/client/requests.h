@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "higgins.pb.h"
+#include "higgins/arrow/record_batch.h"
+#include "higgins/result.h"
+
+namespace higgins::client_internal {
+
+// Sans-I/O builders of request Messages (docs/protocol.md, "Operations"). The correlation id is
+// left to the dispatcher. Names and keys are copied as given; the broker validates them.
+
+higgins::wire::Message PingRequest(std::string_view data);
+higgins::wire::Message CreateConfigurationRequest(std::string_view toml);
+higgins::wire::Message DeleteConfigurationRequest(std::string_view key);
+higgins::wire::Message GetTopographyRequest();
+higgins::wire::Message UploadModuleRequest(std::string_view name, std::span<const uint8_t> wasm);
+higgins::wire::Message MetadataRequest(std::string_view stream);
+/// `payload` is moved into the message.
+higgins::wire::Message ProduceRequest(std::string_view stream, std::string payload,
+                                      higgins::wire::PayloadFormat format);
+
+/// One query of a GETINDEXREQUEST. The partition key is sent in the prototype's form
+/// (protocol::EncodePartitionName), which every broker version accepts.
+struct IndexQuery {
+  higgins::wire::Index::Type type = higgins::wire::Index::LATEST;
+  std::optional<uint64_t> index;      // OFFSET, RANGE: the (first) offset
+  std::optional<uint64_t> end;        // RANGE: the exclusive end
+  std::optional<uint64_t> timestamp;  // TIMESTAMP: ms since the Unix epoch
+};
+higgins::wire::Message QueryRequest(std::string_view stream, std::string_view partition_key,
+                                    const IndexQuery& query);
+
+/// `batches` as one Arrow IPC stream with the first batch's schema. Errors: InvalidArgument when
+/// there is no batch or a batch's fields differ from the first's (naming the batch); the
+/// writer's errors otherwise.
+Result<std::string> EncodeBatches(std::span<const arrow::RecordBatch> batches);
+
+}  // namespace higgins::client_internal
