@@ -179,8 +179,8 @@ Result<PreparedProduce> StreamLog::Decode(std::string_view payload, PayloadForma
   HIGGINS_ASSIGN_OR_RETURN(auto read, arrow::ipc::ReadStreamOrFile(Buffer::Copy(payload), options));
   std::string difference = DescribeSchemaDifference(*schema(), *read.schema);
   if (!difference.empty()) {
-    return Status::InvalidArgument("the payload's schema differs from stream '" + name() +
-                                   "': " + difference);
+    return Status::InvalidArgument("the payload's schema differs from the stream's: " +
+                                   difference);
   }
   int64_t rows = 0;
   for (const auto& batch : read.batches) {

@@ -89,7 +89,7 @@ class StreamLog {
   /// Decodes `payload` (JSON: one object, an array or NDJSON; or an Arrow IPC stream or file)
   /// and validates every row against the schema: types, non-null fields, a valid partition key.
   /// Errors: InvalidArgument "row R, field 'F': ..." (R counts from 0 across the payload),
-  /// "the payload's schema differs from stream 'S': ...", "empty payload"; ResourceExhausted
+  /// "the payload's schema differs from the stream's: ...", "empty payload"; ResourceExhausted
   /// over max_records_per_request. Pure; thread-safe.
   Result<PreparedProduce> Prepare(std::string_view payload, PayloadFormat format) const;
 

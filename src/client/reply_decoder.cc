@@ -3,6 +3,7 @@
 #include <memory>
 #include <span>
 #include <utility>
+#include <string_view>
 
 #include "higgins/arrow/ipc/reader.h"
 #include "higgins/buffer.h"
@@ -161,7 +162,13 @@ Result<ProduceResult> DecodeProduce(wire::Message reply) {
 Result<Records> DecodeRecords(wire::Message reply) {
   HIGGINS_RETURN_IF_ERROR(CheckReplyType(reply, wire::Message::GETINDEXRESPONSE));
   auto* r = reply.mutable_getindexresponse();
-  HIGGINS_RETURN_IF_ERROR(OperationStatus(r->code(), r->errors()));
+  if (Status s = OperationStatus(r->code(), r->errors()); !s.ok()) {
+    // The broker numbers the failures of a request's indexes ("index 0: ..."); the client sends
+    // one index per query, so the number says nothing.
+    constexpr std::string_view kIndex = "index 0: ";
+    if (!s.message().starts_with(kIndex)) return s;
+    return Status(s.code(), s.message().substr(kIndex.size()));
+  }
   if (r->records_size() != 1) {
     return Status::Corruption("query reply holds " + std::to_string(r->records_size()) +
                               " records, expected 1");

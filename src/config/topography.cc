@@ -318,6 +318,7 @@ Result<MergeOutcome> Topography::Merge(const Configuration& config,
   Topography next = *this;
   MergeOutcome outcome;
   std::vector<std::string> problems;
+  size_t conflicts = 0;  // how many of `problems` are conflicts with existing declarations
   for (const StorageDecl& storage : config.storages) {
     auto it = next.storages_.find(storage.name);
     if (const std::string problem = StorageProblem(storage); !problem.empty()) {
@@ -326,6 +327,7 @@ Result<MergeOutcome> Topography::Merge(const Configuration& config,
       next.storages_.emplace(storage.name, storage);
       outcome.added_storages.push_back(storage.name);
     } else if (!(it->second == storage)) {
+      ++conflicts;
       problems.push_back(Conflict("storage", storage.name, StorageDiff(storage, it->second)));
     }
   }
@@ -337,6 +339,7 @@ Result<MergeOutcome> Topography::Merge(const Configuration& config,
       next.schemas_.emplace(schema.name, schema);
       outcome.added_schemas.push_back(schema.name);
     } else if (!(it->second == schema)) {
+      ++conflicts;
       problems.push_back(Conflict("schema", schema.name, SchemaDiff(schema, it->second)));
     }
   }
@@ -361,7 +364,8 @@ Result<MergeOutcome> Topography::Merge(const Configuration& config,
     auto it = next.streams_.find(stream.name);
     if (it != next.streams_.end()) {
       if (!stream.storage.empty() && !(it->second == stream)) {
-        problems.push_back(Conflict("streams", stream.name, StreamDiff(stream, it->second)));
+        ++conflicts;
+      problems.push_back(Conflict("streams", stream.name, StreamDiff(stream, it->second)));
       }
       continue;
     }
@@ -374,7 +378,13 @@ Result<MergeOutcome> Topography::Merge(const Configuration& config,
     }
   }
   for (std::string& cycle : Cycles(next)) problems.push_back(std::move(cycle));
-  if (!problems.empty()) return Status::InvalidArgument(Joined(problems, "\n"));
+  if (!problems.empty()) {
+    // A request whose only problems are conflicts with existing declarations is AlreadyExists
+    // (docs/protocol.md, ErrorCode); anything else wrong with it makes it InvalidArgument.
+    return Status(conflicts == problems.size() ? StatusCode::kAlreadyExists
+                                               : StatusCode::kInvalidArgument,
+                  Joined(problems, "\n"));
+  }
   for (const std::string& name : outcome.added_streams) {
     next.stream_ids_[name] = next.next_stream_id_++;
   }

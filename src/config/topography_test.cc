@@ -133,7 +133,7 @@ partition_key = "id"
 schema = "amount"
 fn = "sum"
 )toml"),
-            "InvalidArgument: storage 'memory' conflicts with the declaration already in the "
+            "AlreadyExists: storage 'memory' conflicts with the declaration already in the "
             "topography: type 'file' instead of 'memory'; 'fsync' 'false' instead of absent\n"
             "schema 'amount' conflicts with the declaration already in the topography: field "
             "'data' type int64 instead of int32; field 'data' nullable false instead of true\n"
@@ -157,11 +157,25 @@ partition_key = "id"
 schema = "value"
 window = { type = "time", interval = "10s" }
 )toml"),
-            "InvalidArgument: schema 'amount' conflicts with the declaration already in the "
+            "AlreadyExists: schema 'amount' conflicts with the declaration already in the "
             "topography: fields (id) instead of (id, data)\n"
             "streams 'value_windowed' conflicts with the declaration already in the "
             "topography: window { type = \"time\", interval = \"10s\" } instead of { type = "
             "\"count\", interval = 5 }");
+}
+
+TEST(TopographyTest, ConflictBesideAnotherProblemIsInvalidArgument) {
+  Topography topography;
+  ASSERT_EQ(MergeText(&topography, kQuickStart), "OK");
+  EXPECT_EQ(MergeText(&topography, R"toml([schema.amount]
+id = "string"
+[streams.other]
+schema = "nope"
+partition_key = "id"
+)toml"),
+            "InvalidArgument: schema 'amount' conflicts with the declaration already in the "
+            "topography: fields (id) instead of (id, data)\n"
+            "streams 'other': unknown schema 'nope'");
 }
 
 TEST(TopographyTest, UnknownSchema) {

@@ -183,7 +183,7 @@ TEST_F(BadInputTest, IpcPayloadWithAnotherSchema) {
   auto reply = client.Produce("amount", IpcPayload(schema, {ids.Finish(), data.Finish()}, 1));
   EXPECT_EQ(reply.produceresponse().code(), higgins::wire::INVALID_ARGUMENT);
   EXPECT_EQ(ReplyErrors(reply),
-            "produce to stream 'amount': the payload's schema differs from stream 'amount': "
+            "produce to stream 'amount': the payload's schema differs from the stream's: "
             "field 'data' is int64, the stream has int32");
 }
 
