@@ -7,14 +7,15 @@
 #include <memory>
 #include <string>
 
-#include "higgins/arrow/ipc/reader.h"
 #include "arrow/ipc/stream_decoder.h"
-#include "higgins/arrow/ipc/writer.h"
 #include "arrow/json/csv_reader.h"
 #include "arrow/json/json_reader.h"
 #include "arrow/json/json_writer.h"
 #include "config/schema_config.h"
+#include "higgins/arrow/ipc/reader.h"
+#include "higgins/arrow/ipc/writer.h"
 #include "io.h"
+#include "report.h"
 
 namespace higgins::cli {
 namespace {
@@ -58,7 +59,8 @@ Status CatArrow(const std::string& path) {
     BufferBuilder all;
     while (!chunk.empty()) {
       if (all.size() + chunk.size() > kMaxInputBytes) {
-        return Status::ResourceExhausted(context + " is an Arrow IPC file larger than the limit of " +
+        return Status::ResourceExhausted(context +
+                                         " is an Arrow IPC file larger than the limit of " +
                                          std::to_string(kMaxInputBytes >> 20) + " MiB");
       }
       all.Append(chunk.data(), chunk.size());
@@ -75,11 +77,10 @@ Status CatArrow(const std::string& path) {
   bool any = false;
   while (!chunk.empty()) {
     any = true;
-    HIGGINS_RETURN_IF_ERROR(
-        decoder
-            .Consume(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(chunk.data()),
-                                              chunk.size()))
-            .WithContext(context));
+    HIGGINS_RETURN_IF_ERROR(decoder
+                                .Consume(std::span<const uint8_t>(
+                                    reinterpret_cast<const uint8_t*>(chunk.data()), chunk.size()))
+                                .WithContext(context));
     while (auto event = decoder.Poll()) {
       if (event->kind == ipc::StreamDecoder::EventKind::kRecordBatch) {
         HIGGINS_RETURN_IF_ERROR(PrintBatch(event->batch));
@@ -119,18 +120,6 @@ Status Convert(const ConvertOptions& o) {
   HIGGINS_ASSIGN_OR_RETURN(Buffer out, o.to == "file" ? ipc::WriteFile(schema, {batch}, write)
                                                       : ipc::WriteStream(schema, {batch}, write));
   return WriteStdout(out.view());
-}
-
-void Report(Status st, int* exit_code) {
-  if (st.ok() && std::fflush(stdout) != 0) {
-    st = Status::IOError(std::string("cannot write to standard output: ") + std::strerror(errno));
-  }
-  if (st.ok()) {
-    *exit_code = 0;
-    return;
-  }
-  std::cerr << "higgins-cli: " << st.ToString() << "\n";
-  *exit_code = 1;
 }
 
 }  // namespace

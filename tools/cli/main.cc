@@ -1,28 +1,58 @@
-// higgins-cli: the Higgins command line. `arrow` subcommands work without a broker; broker
-// commands arrive with the broker and client issues.
+// higgins-cli: the Higgins command line. `arrow` subcommands work without a broker; the others
+// talk to the broker at --host:--port through the client library (include/higgins/client.h).
 //
-// Exit status: 0 on success, 1 when the command failed (the reason is on stderr), 2 for a usage
-// error (unknown option, missing argument).
+// Exit status: 0 on success, 1 when the command failed (the reason is on stderr as
+// `higgins-cli: <Code>: <message>`), 2 for a usage error (unknown option, missing or invalid
+// argument).
 #include <CLI/CLI.hpp>
-
+#include <cstdlib>
 #include <iostream>
 #include <new>
 
 #include "arrow_commands.h"
+#include "broker_commands.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"higgins-cli: command line for the Higgins streaming platform", "higgins-cli"};
   app.require_subcommand(1);
+  app.fallthrough();  // the global options may also follow the command
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
-  std::string host = "127.0.0.1";
-  int port = 4932;
-  app.add_option("--host", host, "Broker host")->capture_default_str();
-  app.add_option("--port", port, "Broker port")->capture_default_str();
+  higgins::cli::BrokerOptions broker;
+  app.add_option("--host", broker.host, "Broker host")
+      ->envname("HIGGINS_HOST")
+      ->capture_default_str();
+  app.add_option("--port", broker.port, "Broker port")
+      ->envname("HIGGINS_PORT")
+      ->check(CLI::Range(1, 65535))
+      ->capture_default_str();
+  app.add_option("--timeout", broker.timeout_seconds,
+                 "Seconds allowed to connect and for each reply (default: 5 to connect, 30 per "
+                 "reply)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double seconds = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !(seconds >= 0.001 && seconds <= 86400)) {
+              return "must be a number of seconds from 0.001 to 86400 (got '" + text + "')";
+            }
+            return "";
+          },
+          "SECONDS"));
 
   int exit_code = 0;
   higgins::cli::AddArrowCommands(app, &exit_code);
+  higgins::cli::AddBrokerCommands(app, &broker, &exit_code);
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RequiredError& e) {
+    // CLI11 reports a mistyped command as a missing one; name it instead.
+    const std::vector<std::string> rest = app.remaining();
+    if (app.get_subcommands().empty() && !rest.empty() && !rest.front().starts_with("-")) {
+      std::cerr << "unknown command: " << rest.front()
+                << "\nRun with --help or --help-all for more information.\n";
+      return 2;
+    }
+    return app.exit(e) == 0 ? 0 : 2;
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;  // --help exits 0
   } catch (const std::bad_alloc&) {

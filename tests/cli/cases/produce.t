@@ -1,0 +1,161 @@
+# `produce` converts JSON, NDJSON or CSV to Arrow record batches with the stream's schema, or
+# sends Arrow IPC as it is, in batches of --batch-rows records. Without a terminal on stderr it
+# prints one line at the end (the timing varies, hence the regular expressions).
+
+$ cat > config.toml <<'TOML'
+> [storage.memory]
+> type = "memory"
+>
+> [schema.amount]
+> id = "string"
+> data = { type = "int32", nullable = false }
+>
+> [streams.amount]
+> schema = "amount"
+> partition_key = "id"
+> TOML
+$ higgins-cli --port $PORT create-configuration --file config.toml
+configuration applied
+
+# JSON (the default format): one object, an array of objects, or NDJSON.
+
+$ echo '{"id":"a","data":1}' | higgins-cli --port $PORT produce --stream amount
+produced 1 record to amount in * s (* records/s) (glob)
+
+$ echo '[{"id":"a","data":2}, {"id":"b","data":3}]' | higgins-cli --port $PORT produce --stream amount
+produced 2 records to amount in * s (* records/s) (glob)
+
+$ printf '{"id":"a","data":4}\n\n{"id":"b","data":5}\n' > more.ndjson
+$ higgins-cli --port $PORT produce --stream amount --file more.ndjson
+produced 2 records to amount in * s (* records/s) (glob)
+
+# --format ndjson insists on one object per line; an object may still span lines in JSON.
+
+$ printf '{\n  "id": "c",\n  "data": 6\n}\n' | higgins-cli --port $PORT produce --stream amount
+produced 1 record to amount in * s (* records/s) (glob)
+
+$ printf '{"id":"c","data":7}\n' | higgins-cli --port $PORT produce --stream amount --format ndjson
+produced 1 record to amount in * s (* records/s) (glob)
+
+# CSV has a header row; columns are matched by name.
+
+$ printf 'data,id\n8,a\n9,"b"\n' > amount.csv
+$ higgins-cli --port $PORT produce --stream amount --file amount.csv --format csv
+produced 2 records to amount in * s (* records/s) (glob)
+
+# Arrow IPC, a stream or a file (made here with `arrow convert`), is sent as it is, re-cut into
+# batches of --batch-rows records.
+
+$ printf '{"id":"d","data":10}\n{"id":"d","data":11}\n{"id":"d","data":12}\n' > d.ndjson
+$ higgins-cli arrow convert --config config.toml --schema amount --input d.ndjson > d.arrows
+$ higgins-cli --port $PORT produce --stream amount --file d.arrows --format arrow --batch-rows 2
+produced 3 records to amount in * s (* records/s) (glob)
+
+$ higgins-cli arrow convert --config config.toml --schema amount --input d.ndjson --to file > d.arrow
+$ higgins-cli --port $PORT produce --stream amount --format arrow < d.arrow
+produced 3 records to amount in * s (* records/s) (glob)
+
+$ higgins-cli --port $PORT streams amount
+name    kind    schema  partition_key  storage  buckets  partitions  records
+amount  source  amount  id             memory   1        4           15
+
+field  type    nullable
+id     string  true
+data   int32   false
+
+partition  records  latest_offset
+a          4        3
+b          3        2
+c          2        1
+d          6        5
+
+# An empty input produces nothing, successfully.
+
+$ higgins-cli --port $PORT produce --stream amount < /dev/null
+produced 0 records to amount in * s (* records/s) (glob)
+
+# A bad row fails the command with its row number in the whole input (rows count from 0) and
+# its field. Batches before it were produced and stay committed; a retry produces them again.
+
+$ for i in 0 1 2 3 4; do echo "{\"id\":\"e\",\"data\":$i}"; done > bad.ndjson
+$ echo '{"id":"e","data":"x"}' >> bad.ndjson
+$ higgins-cli --port $PORT produce --stream amount --file bad.ndjson --batch-rows 2
+higgins-cli: InvalidArgument: 'bad.ndjson': row 5, field 'data': int32 expects an integer (got "x"); 4 records were produced before the error and stay committed
+[exit 1]
+
+$ printf 'id,data\nf,1\nf,\n' | higgins-cli --port $PORT produce --stream amount --format csv
+higgins-cli: InvalidArgument: standard input: row 1, field 'data': empty (null) value for a non-nullable field; no records were produced
+[exit 1]
+
+$ echo '{"id":"f","data":1,"extra":true}' | higgins-cli --port $PORT produce --stream amount
+higgins-cli: InvalidArgument: standard input: row 0, field 'extra': not in the schema; no records were produced
+[exit 1]
+
+$ printf '{"id":"f","data":1}\n{"id":"f","data":2' | higgins-cli --port $PORT produce --stream amount
+higgins-cli: InvalidArgument: standard input: row 1: malformed JSON near byte 20: incomplete or unbalanced JSON; no records were produced
+[exit 1]
+
+# Arrow given as JSON, or text given as Arrow, is named.
+
+$ higgins-cli --port $PORT produce --stream amount --file d.arrows
+higgins-cli: InvalidArgument: 'd.arrows': not JSON: the input looks like Arrow IPC; use --format arrow; no records were produced
+[exit 1]
+
+$ higgins-cli --port $PORT produce --stream amount --file d.arrow --format csv
+higgins-cli: InvalidArgument: 'd.arrow': not CSV: the input looks like Arrow IPC; use --format arrow; no records were produced
+[exit 1]
+
+$ higgins-cli --port $PORT produce --stream amount --file d.ndjson --format arrow
+higgins-cli: Corruption: 'd.ndjson': not an Arrow IPC stream: expected the continuation marker 0xFFFFFFFF, got 1684611707 (as a pre-0.15 metadata length it exceeds the limit of 16777216 bytes); the input looks like JSON; use --format json; no records were produced
+[exit 1]
+
+# An Arrow input with another schema is refused by the broker, which names the difference.
+
+$ printf '[schema.other]\nid = "string"\ndata = "int64"\n' > other.toml
+$ higgins-cli arrow convert --config other.toml --schema other --input d.ndjson > other.arrows
+$ higgins-cli --port $PORT produce --stream amount --file other.arrows --format arrow
+higgins-cli: InvalidArgument: rows 0 to 2: produce to stream 'amount': the payload's schema differs from the stream's: field 'data' is int64, the stream has int32; no records were produced
+[exit 1]
+
+# Unknown streams, missing files and bad options.
+
+$ echo '{"id":"a","data":1}' | higgins-cli --port $PORT produce --stream nope
+higgins-cli: NotFound: stream 'nope' does not exist
+[exit 1]
+
+$ higgins-cli --port $PORT produce --stream amount --file missing.json
+higgins-cli: IOError: cannot open 'missing.json': No such file or directory
+[exit 1]
+
+$ higgins-cli --port $PORT produce --file d.ndjson
+--stream is required
+Run with --help or --help-all for more information.
+[exit 2]
+
+$ higgins-cli --port $PORT produce --stream amount --format xml
+--format: xml not in {json,ndjson,csv,arrow}
+Run with --help or --help-all for more information.
+[exit 2]
+
+$ higgins-cli --port $PORT produce --stream amount --batch-rows 0
+--batch-rows: Value 0 not in range 1 to 1000000
+Run with --help or --help-all for more information.
+[exit 2]
+
+# Of the failed commands above, only the first two batches of bad.ndjson (partition e) were
+# committed.
+
+$ higgins-cli --port $PORT streams amount
+name    kind    schema  partition_key  storage  buckets  partitions  records
+amount  source  amount  id             memory   1        5           19
+
+field  type    nullable
+id     string  true
+data   int32   false
+
+partition  records  latest_offset
+a          4        3
+b          3        2
+c          2        1
+d          6        5
+e          4        3

@@ -1,0 +1,92 @@
+#include "broker_commands.h"
+
+#include <cstdio>
+#include <string>
+
+#include "io.h"
+#include "report.h"
+
+namespace higgins::cli {
+namespace {
+
+Status Ping(const BrokerOptions& broker) {
+  HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
+  HIGGINS_ASSIGN_OR_RETURN(std::chrono::microseconds rtt, client->Ping());
+  char ms[32];
+  std::snprintf(ms, sizeof(ms), "%.2f", static_cast<double>(rtt.count()) / 1000.0);
+  return WriteStdout("PONG from " + client->address() + " in " + ms + " ms\n");
+}
+
+Status CreateConfiguration(const BrokerOptions& broker, const std::string& path) {
+  HIGGINS_ASSIGN_OR_RETURN(Buffer toml, ReadAll(path));
+  HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
+  HIGGINS_RETURN_IF_ERROR(client->UploadConfiguration(toml.view()));
+  return WriteStdout("configuration applied\n");
+}
+
+Status DeleteConfiguration(const BrokerOptions& broker, const std::string& key) {
+  HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
+  HIGGINS_RETURN_IF_ERROR(client->DeleteConfiguration(key));
+  return WriteStdout("deleted " + key + "\n");
+}
+
+Status GetTopography(const BrokerOptions& broker) {
+  HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
+  HIGGINS_ASSIGN_OR_RETURN(std::string toml, client->GetTopography());
+  if (!toml.empty() && toml.back() != '\n') toml += '\n';
+  return WriteStdout(toml);
+}
+
+Status UploadModule(const BrokerOptions& broker, const std::string& name, const std::string& path) {
+  HIGGINS_ASSIGN_OR_RETURN(Buffer wasm, ReadAll(path));
+  HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
+  HIGGINS_RETURN_IF_ERROR(client->UploadModule(name, wasm.span()));
+  return WriteStdout("module " + name + " uploaded (" + std::to_string(wasm.size()) + " bytes)\n");
+}
+
+}  // namespace
+
+void AddBrokerCommands(CLI::App& app, const BrokerOptions* broker, int* exit_code) {
+  CLI::App* ping = app.add_subcommand("ping", "Check that a broker answers; print the round trip");
+  ping->callback([broker, exit_code] { Report(Ping(*broker), exit_code); });
+
+  auto file = std::make_shared<std::string>();
+  CLI::App* create = app.add_subcommand(
+      "create-configuration",
+      "Merge a TOML configuration (storages, schemas, streams) into the broker's topography");
+  create->add_option("-f,--file", *file, "TOML configuration; '-' reads standard input")
+      ->required();
+  create->callback(
+      [broker, file, exit_code] { Report(CreateConfiguration(*broker, *file), exit_code); });
+
+  auto key = std::make_shared<std::string>();
+  CLI::App* remove = app.add_subcommand("delete-configuration",
+                                        "Delete a declaration from the broker's topography");
+  remove
+      ->add_option("KEY", *key,
+                   "streams.<name>, schema.<name> or storage.<name>; a bare name is a stream")
+      ->required();
+  remove->callback(
+      [broker, key, exit_code] { Report(DeleteConfiguration(*broker, *key), exit_code); });
+
+  CLI::App* topography = app.add_subcommand(
+      "get-topography", "Print the broker's topography (every declaration) as TOML");
+  topography->callback([broker, exit_code] { Report(GetTopography(*broker), exit_code); });
+
+  auto module_name = std::make_shared<std::string>();
+  auto module_file = std::make_shared<std::string>();
+  CLI::App* module = app.add_subcommand(
+      "upload-module", "Upload a WebAssembly module, the `fn` of map and reduce streams");
+  module->add_option("--name", *module_name, "Name the streams' `fn` refers to")->required();
+  module->add_option("-f,--file", *module_file, "The module (.wasm); '-' reads standard input")
+      ->required();
+  module->callback([broker, module_name, module_file, exit_code] {
+    Report(UploadModule(*broker, *module_name, *module_file), exit_code);
+  });
+
+  AddStreamsCommand(app, broker, exit_code);
+  AddProduceCommand(app, broker, exit_code);
+  AddQueryCommand(app, broker, exit_code);
+}
+
+}  // namespace higgins::cli

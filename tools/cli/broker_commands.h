@@ -1,0 +1,20 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "broker_connection.h"
+
+namespace higgins::cli {
+
+/// Registers the commands that talk to a broker under `app`: ping, create-configuration,
+/// delete-configuration, get-topography, upload-module, streams, produce and query. They connect
+/// with `*broker` (the global options, read when the command runs). Each callback sets
+/// `*exit_code` (0 on success, 1 with `higgins-cli: <Code>: <message>` on stderr otherwise).
+void AddBrokerCommands(CLI::App& app, const BrokerOptions* broker, int* exit_code);
+
+// The larger commands, each in its own file.
+void AddStreamsCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code);
+void AddProduceCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code);
+void AddQueryCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code);
+
+}  // namespace higgins::cli

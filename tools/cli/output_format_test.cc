@@ -1,0 +1,78 @@
+#include "output_format.h"
+
+#include <gtest/gtest.h>
+
+#include "arrow/json/json_reader.h"
+
+namespace higgins::cli {
+namespace {
+
+TEST(TextTable, AlignsColumnsOnTheWidestCell) {
+  TextTable table({"name", "records"});
+  table.AddRow({"amount", "3"});
+  table.AddRow({"a", "12345"});
+  EXPECT_EQ(table.Render(),
+            "name    records\n"
+            "amount  3\n"
+            "a       12345\n");
+}
+
+TEST(TextTable, NoTrailingSpacesAfterShortLastCells) {
+  TextTable table({"a", "b"});
+  table.AddRow({"xxxx", ""});
+  EXPECT_EQ(table.Render(), "a     b\nxxxx\n");
+}
+
+TEST(TextTable, WidthCountsCodePointsNotBytes) {
+  TextTable table({"k", "v"});
+  table.AddRow({"é", "1"});
+  table.AddRow({"ab", "2"});
+  EXPECT_EQ(table.Render(), "k   v\né   1\nab  2\n");
+}
+
+TEST(TextTable, HeaderOnly) {
+  EXPECT_EQ(TextTable({"a", "bb"}).Render(), "a  bb\n");
+}
+
+TEST(OutputFormat, TableTextEscapesLineBreaksAndQuotes) {
+  EXPECT_EQ(TableText("a\"b\nc\\d\x01"), "a\\\"b\\nc\\\\d\\u0001");
+  EXPECT_EQ(JsonQuote("x\ty"), "\"x\\ty\"");
+}
+
+arrow::RecordBatch Batch(std::string_view rows) {
+  auto schema = arrow::MakeSchema(
+      {arrow::Field("id", arrow::DataType::Utf8()), arrow::Field("data", arrow::DataType::Int32()),
+       arrow::Field("price", arrow::DataType::Decimal128(10, 2)),
+       arrow::Field("at", arrow::DataType::Timestamp(arrow::TimeUnit::kMilli, "UTC"))});
+  auto batch = arrow::json::ReadJson(rows, schema);
+  EXPECT_TRUE(batch.ok()) << batch.status().ToString();
+  return *batch;
+}
+
+TEST(OutputFormat, CellsAreJsonRenderingsWithoutStringQuotes) {
+  auto batch = Batch(R"({"id":"a \"q\"","data":1,"price":"12.3","at":0}
+{"id":null,"data":null,"price":null,"at":null})");
+  auto cells = RenderCells(batch);
+  ASSERT_TRUE(cells.ok());
+  ASSERT_EQ(cells->size(), 4u);
+  EXPECT_EQ((*cells)[0], (std::vector<std::string>{"a \\\"q\\\"", "null"}));
+  EXPECT_EQ((*cells)[1], (std::vector<std::string>{"1", "null"}));
+  EXPECT_EQ((*cells)[2], (std::vector<std::string>{"12.30", "null"}));
+  EXPECT_EQ((*cells)[3], (std::vector<std::string>{"1970-01-01T00:00:00.000Z", "null"}));
+}
+
+TEST(OutputFormat, JsonRowsAreTheWritersObjects) {
+  auto batch = Batch(R"({"id":"a","data":1}
+{"id":"b\nc","data":2})");
+  EXPECT_EQ(RenderJsonRows(batch),
+            (std::vector<std::string>{R"({"id":"a","data":1,"price":null,"at":null})",
+                                      R"({"id":"b\nc","data":2,"price":null,"at":null})"}));
+}
+
+TEST(OutputFormat, RecordEnvelope) {
+  EXPECT_EQ(RecordEnvelope(7, 1795953600250, R"({"id":"a"})"),
+            R"({"offset":7,"timestamp":"2026-11-29T12:00:00.250Z","record":{"id":"a"}})");
+}
+
+}  // namespace
+}  // namespace higgins::cli

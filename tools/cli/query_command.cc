@@ -1,0 +1,214 @@
+// `higgins-cli query`: records of one partition by offset, latest, offset range or time, printed
+// as a table, JSON, NDJSON or an Arrow IPC stream.
+#include <unistd.h>
+
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "broker_commands.h"
+#include "higgins/arrow/ipc/writer.h"
+#include "io.h"
+#include "output_format.h"
+#include "report.h"
+#include "time_text.h"
+
+namespace higgins::cli {
+namespace {
+
+struct QueryOptions {
+  std::string stream;
+  std::string partition;
+  uint64_t offset = 0;
+  bool latest = false;
+  uint64_t from = 0;
+  uint64_t to = 0;
+  std::string at_time;
+  std::string output = "table";
+  // Which selector was given.
+  CLI::Option* offset_option = nullptr;
+  CLI::Option* latest_option = nullptr;
+  CLI::Option* from_option = nullptr;
+  CLI::Option* to_option = nullptr;
+  CLI::Option* at_time_option = nullptr;
+};
+
+/// Receives the records of a query, one reply at a time, in offset order.
+class RecordsPrinter {
+ public:
+  virtual ~RecordsPrinter() = default;
+  virtual Status Print(const Records& records) = 0;
+  virtual Status Finish() = 0;
+};
+
+// Aligned columns offset, timestamp, then the schema's fields; printed once all replies are in.
+class TablePrinter : public RecordsPrinter {
+ public:
+  Status Print(const Records& records) override {
+    if (!table_) {
+      std::vector<std::string> header = {"offset", "timestamp"};
+      for (const arrow::Field& f : records.batch.schema()->fields()) {
+        header.push_back(TableText(f.name));
+      }
+      table_.emplace(std::move(header));
+    }
+    HIGGINS_ASSIGN_OR_RETURN(auto cells, RenderCells(records.batch));
+    for (int64_t row = 0; row < records.num_rows(); ++row) {
+      const auto r = static_cast<size_t>(row);
+      std::vector<std::string> line = {
+          std::to_string(records.offset + r),
+          r < records.timestamps_ms.size() ? FormatTimestampMs(records.timestamps_ms[r]) : ""};
+      for (const auto& column : cells) line.push_back(column[r]);
+      table_->AddRow(std::move(line));
+    }
+    return Status::OK();
+  }
+  Status Finish() override { return table_ ? WriteStdout(table_->Render()) : Status::OK(); }
+
+ private:
+  std::optional<TextTable> table_;
+};
+
+// `{"offset":N,"timestamp":"...","record":{...}}` per record: one per line (NDJSON), or the
+// lines of one JSON array. Printed as each reply arrives.
+class JsonPrinter : public RecordsPrinter {
+ public:
+  explicit JsonPrinter(bool array) : array_(array) {}
+
+  Status Print(const Records& records) override {
+    std::string out;
+    const std::vector<std::string> rows = RenderJsonRows(records.batch);
+    for (size_t r = 0; r < rows.size(); ++r) {
+      if (array_) out += count_++ == 0 ? "[\n" : ",\n";
+      const uint64_t timestamp = r < records.timestamps_ms.size() ? records.timestamps_ms[r] : 0;
+      out += RecordEnvelope(records.offset + r, timestamp, rows[r]);
+      if (!array_) out += '\n';
+    }
+    return WriteStdout(out);
+  }
+  Status Finish() override {
+    if (!array_) return Status::OK();
+    return WriteStdout(count_ == 0 ? "[]\n" : "\n]\n");
+  }
+
+ private:
+  bool array_;
+  uint64_t count_ = 0;
+};
+
+// The records alone (no offsets or timestamps) as one Arrow IPC stream of the stream's schema.
+class ArrowPrinter : public RecordsPrinter {
+ public:
+  Status Print(const Records& records) override {
+    if (!writer_) writer_ = std::make_unique<arrow::ipc::StreamWriter>(records.batch.schema());
+    HIGGINS_RETURN_IF_ERROR(writer_->WriteBatch(records.batch));
+    return WriteStdout(writer_->TakeBytes().view());
+  }
+  Status Finish() override {
+    if (!writer_) return Status::OK();
+    HIGGINS_ASSIGN_OR_RETURN(Buffer rest, writer_->Finish());
+    return WriteStdout(rest.view());
+  }
+
+ private:
+  std::unique_ptr<arrow::ipc::StreamWriter> writer_;
+};
+
+std::unique_ptr<RecordsPrinter> MakePrinter(const std::string& output) {
+  if (output == "json") return std::make_unique<JsonPrinter>(true);
+  if (output == "ndjson") return std::make_unique<JsonPrinter>(false);
+  if (output == "arrow") return std::make_unique<ArrowPrinter>();
+  return std::make_unique<TablePrinter>();
+}
+
+// Offsets [from, to) (to the partition's end without --to), one reply of at most the broker's
+// --max-range-records at a time.
+Status QueryRange(Client& client, const QueryOptions& o, RecordsPrinter& printer) {
+  const uint64_t end = o.to_option->count() > 0 ? o.to : std::numeric_limits<uint64_t>::max();
+  uint64_t next = o.from;
+  bool first = true;
+  while (next < end) {
+    Result<Records> records = client.QueryRange(o.stream, o.partition, next, end);
+    if (!records.ok()) {
+      // After the first reply, NotFound means the range ran past the partition's end.
+      if (!first && records.status().code() == StatusCode::kNotFound) break;
+      return records.status();
+    }
+    if (records->num_rows() == 0) break;
+    HIGGINS_RETURN_IF_ERROR(printer.Print(*records));
+    next = records->offset + static_cast<uint64_t>(records->num_rows());
+    first = false;
+  }
+  return Status::OK();
+}
+
+// The one record of --offset, --latest or --at-time.
+Result<Records> QueryOne(Client& client, const QueryOptions& o) {
+  if (o.offset_option->count() > 0) return client.QueryAt(o.stream, o.partition, o.offset);
+  if (o.latest_option->count() > 0) return client.QueryLatest(o.stream, o.partition);
+  HIGGINS_ASSIGN_OR_RETURN(uint64_t ms, ParseTimeArgument(o.at_time));
+  return client.QueryAtTime(o.stream, o.partition, ms);
+}
+
+Status Run(const BrokerOptions& broker, const QueryOptions& o) {
+  if (o.output == "arrow" && ::isatty(STDOUT_FILENO) == 1) {
+    return Status::InvalidArgument(
+        "refusing to write Arrow IPC to a terminal; redirect standard output to a file or a pipe");
+  }
+  std::unique_ptr<RecordsPrinter> printer = MakePrinter(o.output);
+  HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
+  if (o.from_option->count() > 0) {
+    HIGGINS_RETURN_IF_ERROR(QueryRange(*client, o, *printer));
+    return printer->Finish();
+  }
+  HIGGINS_ASSIGN_OR_RETURN(Records records, QueryOne(*client, o));
+  HIGGINS_RETURN_IF_ERROR(printer->Print(records));
+  return printer->Finish();
+}
+
+}  // namespace
+
+void AddQueryCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code) {
+  auto o = std::make_shared<QueryOptions>();
+  CLI::App* query = app.add_subcommand(
+      "query",
+      "Print records of one partition: at an offset, the latest, an offset range or a time");
+  query->add_option("-s,--stream", o->stream, "Stream to query")->required();
+  query->add_option("-p,--partition", o->partition, "Partition key (an integer key in decimal)")
+      ->required();
+  o->offset_option = query->add_option("--offset", o->offset, "The record at this offset");
+  o->latest_option =
+      query->add_flag("--latest", o->latest, "The record at the partition's highest offset");
+  o->from_option = query->add_option("--from", o->from, "Records from this offset on (inclusive)");
+  o->to_option = query->add_option(
+      "--to", o->to, "Stop before this offset (exclusive; default: the partition's end)");
+  o->to_option->needs(o->from_option);
+  o->at_time_option = query->add_option(
+      "--at-time", o->at_time,
+      "The first record committed at or after this time: ms since the Unix epoch or ISO 8601 "
+      "(2026-11-29T12:00:00Z)");
+  o->at_time_option->check(CLI::Validator(
+      [](std::string& text) {
+        auto parsed = ParseTimeArgument(text);
+        return parsed.ok() ? std::string() : parsed.status().message();
+      },
+      "TIME"));
+  query->add_option("-o,--output", o->output, "Output format")
+      ->check(CLI::IsMember({"table", "json", "ndjson", "arrow"}))
+      ->capture_default_str();
+  query->callback([broker, o, exit_code] {
+    const size_t selectors = o->offset_option->count() + o->latest_option->count() +
+                             o->from_option->count() + o->at_time_option->count();
+    if (selectors != 1) {
+      throw CLI::ValidationError(
+          "query", "give exactly one of --offset N, --latest, --from A [--to B] or --at-time T");
+    }
+    if (o->to_option->count() > 0 && o->to <= o->from) {
+      throw CLI::ValidationError("--to", "must be greater than --from (the range is [from, to))");
+    }
+    Report(Run(*broker, *o), exit_code);
+  });
+}
+
+}  // namespace higgins::cli

@@ -1,0 +1,84 @@
+#pragma once
+
+// Cuts JSON or CSV text into chunks of whole records, so `produce` converts and sends a large
+// input a bounded piece at a time. Sans-I/O: the caller appends bytes as it reads them.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "higgins/status.h"
+
+namespace higgins::cli {
+
+enum class SplitMode {
+  /// JSON values (objects) one after another, normally one per line (NDJSON); an object may span
+  /// lines. A chunk ends at a line break outside every value.
+  kJson,
+  /// CSV with a header row (RFC 4180). A chunk ends at a line break outside quotes; the header is
+  /// repeated at the start of every chunk.
+  kCsv,
+};
+
+/// A piece of the input holding whole records.
+struct Chunk {
+  /// What to give the reader (for CSV: the header, then the chunk's records).
+  std::string text;
+  /// Offset in the whole input of the chunk's first record byte.
+  uint64_t first_byte = 0;
+  /// Records (non-blank values or lines, as the readers count rows) in the chunk.
+  uint64_t records = 0;
+};
+
+/// Not thread-safe.
+class RecordSplitter {
+ public:
+  /// A chunk is cut as soon as it holds at least `max_records` records or `max_bytes` bytes
+  /// (whichever comes first) and a record ends; a single record may be longer than max_bytes.
+  RecordSplitter(SplitMode mode, uint64_t max_records, size_t max_bytes);
+
+  /// Appends input.
+  void Append(std::string_view bytes);
+  /// Declares the end of the input: what is left becomes the last chunk, even when its last
+  /// record is incomplete (the reader then reports it).
+  void Finish();
+
+  /// The next full chunk, or nullopt until more input (or Finish()) arrives.
+  std::optional<Chunk> Next();
+
+  /// Bytes held that are not yet part of a returned chunk.
+  size_t buffered_bytes() const { return buffer_.size(); }
+
+ private:
+  void Scan();
+  void StartValue();
+  void EndLine();
+  Chunk Cut(size_t end);
+
+  SplitMode mode_;
+  uint64_t max_records_;
+  size_t max_bytes_;
+  std::string buffer_;     // input not yet returned, starting at input offset consumed_
+  uint64_t consumed_ = 0;  // input bytes returned in chunks (or taken as the CSV header)
+  size_t scanned_ = 0;     // bytes of buffer_ already scanned
+  bool finished_ = false;
+  std::optional<std::string> header_;  // CSV: the header line, once complete
+
+  std::optional<size_t> cut_;  // where the next full chunk ends in buffer_, once found
+  uint64_t records_ = 0;       // records in buffer_[0, scanned_)
+
+  // Scanner state at scanned_.
+  int depth_ = 0;           // JSON: nesting of {} and []
+  bool in_string_ = false;  // JSON string, or CSV quoted field
+  bool escaped_ = false;    // JSON: the previous byte was a backslash inside a string
+  bool in_value_ = false;   // JSON: inside a top-level value; CSV: the line has content
+};
+
+/// Restates a reader's error about one chunk in terms of the whole input: a leading
+/// `row R` becomes `row first_row + R`, and `near byte N` becomes `near byte first_byte + N`.
+/// Any other message is prefixed with `rows A to B: `, the chunk's rows.
+Status RebaseError(const Status& status, uint64_t first_row, uint64_t rows, uint64_t first_byte);
+
+}  // namespace higgins::cli
