@@ -77,4 +77,31 @@ Status PartitionKeyOf(const arrow::Array& column, int64_t row, std::string* key)
   return Status::OK();
 }
 
+Status CheckQueryKey(const arrow::DataType& key_type, std::string_view key) {
+  if (!key_type.is_integer()) return Status::OK();
+  const char* end = key.data() + key.size();
+  bool canonical = false;
+  char text[24];
+  std::to_chars_result r{};
+  if (key_type.id() == arrow::TypeId::kUInt64) {
+    uint64_t value = 0;
+    auto parsed = std::from_chars(key.data(), end, value);
+    canonical = parsed.ec == std::errc() && parsed.ptr == end;
+    if (canonical) r = std::to_chars(text, text + sizeof(text), value);
+  } else {
+    int64_t value = 0;
+    auto parsed = std::from_chars(key.data(), end, value);
+    canonical = parsed.ec == std::errc() && parsed.ptr == end;
+    if (canonical) r = std::to_chars(text, text + sizeof(text), value);
+  }
+  if (canonical && std::string_view(text, static_cast<size_t>(r.ptr - text)) == key) {
+    return Status::OK();
+  }
+  std::string shown(key.substr(0, 64));
+  if (key.size() > 64) shown += "...";
+  return Status::InvalidArgument("partition key '" + shown + "' is not an integer in decimal (the " +
+                                 "stream's partition key is " + key_type.ToString() +
+                                 "; write it like 42 or -7)");
+}
+
 }  // namespace higgins::broker

@@ -27,4 +27,10 @@ bool IsPartitionKeyType(const arrow::DataType& type);
 /// neither row nor field (the caller adds them).
 Status PartitionKeyOf(const arrow::Array& column, int64_t row, std::string* key);
 
+/// Checks a partition key a query names against the key column's type. For an integer key
+/// column the text must be the key's canonical decimal form, as PartitionKeyOf writes it ("42",
+/// "-7"; not "042", "+7" or "abc"), or no partition could ever match it. Errors: InvalidArgument
+/// saying so; strings are always OK (a missing partition is the query's NotFound).
+Status CheckQueryKey(const arrow::DataType& key_type, std::string_view key);
+
 }  // namespace higgins::broker

@@ -50,5 +50,26 @@ TEST(PartitionKeyOfTest, StringsAndIntegers) {
   EXPECT_EQ(key, "18446744073709551615");
 }
 
+TEST(CheckQueryKeyTest, IntegerKeysMustBeCanonicalDecimal) {
+  const arrow::DataType int32 = arrow::DataType::Int32();
+  EXPECT_TRUE(CheckQueryKey(int32, "42").ok());
+  EXPECT_TRUE(CheckQueryKey(int32, "-7").ok());
+  EXPECT_TRUE(CheckQueryKey(int32, "0").ok());
+  for (const char* bad : {"abc", "", "00", "+0", "-0", "042", "4 2", "1e3", "99999999999999999999"}) {
+    const Status s = CheckQueryKey(int32, bad);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << bad;
+  }
+  EXPECT_EQ(CheckQueryKey(int32, "abc").message(),
+            "partition key 'abc' is not an integer in decimal (the stream's partition key is "
+            "int32; write it like 42 or -7)");
+  EXPECT_TRUE(CheckQueryKey(arrow::DataType::UInt64(), "18446744073709551615").ok());
+  EXPECT_FALSE(CheckQueryKey(arrow::DataType::UInt64(), "-1").ok());
+}
+
+TEST(CheckQueryKeyTest, StringKeysAreAnyText) {
+  EXPECT_TRUE(CheckQueryKey(arrow::DataType::Utf8(), "00").ok());
+  EXPECT_TRUE(CheckQueryKey(arrow::DataType::Utf8(), "abc").ok());
+}
+
 }  // namespace
 }  // namespace higgins::broker

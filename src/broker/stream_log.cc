@@ -422,23 +422,31 @@ Result<QueryRows> StreamLog::Materialize(const std::vector<RowRef>& rows) const 
   return out;
 }
 
+Status StreamLog::CheckKey(std::string_view key) const {
+  return CheckQueryKey(schema()->field(static_cast<size_t>(key_column_)).type, key);
+}
+
 Result<QueryRows> StreamLog::At(std::string_view key, uint64_t offset) const {
+  HIGGINS_RETURN_IF_ERROR(CheckKey(key));
   HIGGINS_ASSIGN_OR_RETURN(RowRef ref, index_.At(key, offset));
   return Materialize({ref});
 }
 
 Result<QueryRows> StreamLog::Latest(std::string_view key) const {
+  HIGGINS_RETURN_IF_ERROR(CheckKey(key));
   HIGGINS_ASSIGN_OR_RETURN(uint64_t offset, index_.Latest(key));
   return At(key, offset);
 }
 
 Result<QueryRows> StreamLog::FirstAtOrAfter(std::string_view key, int64_t timestamp_ms) const {
+  HIGGINS_RETURN_IF_ERROR(CheckKey(key));
   HIGGINS_ASSIGN_OR_RETURN(uint64_t offset, index_.FirstAtOrAfter(key, timestamp_ms));
   return At(key, offset);
 }
 
 Result<QueryRows> StreamLog::Range(std::string_view key, uint64_t from, uint64_t to,
                                    uint64_t limit) const {
+  HIGGINS_RETURN_IF_ERROR(CheckKey(key));
   HIGGINS_ASSIGN_OR_RETURN(auto rows, index_.Range(key, from, to, limit));
   return Materialize(rows);
 }

@@ -143,6 +143,8 @@ class StreamLog {
   explicit StreamLog(Options options);
   Status Recover();
   Result<QueryRows> Materialize(const std::vector<RowRef>& rows) const;
+  /// CheckQueryKey against this stream's partition-key column.
+  Status CheckKey(std::string_view key) const;
   Result<PreparedProduce> Decode(std::string_view payload, PayloadFormat format) const;
 
   Options options_;
