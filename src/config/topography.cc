@@ -347,6 +347,12 @@ Result<MergeOutcome> Topography::Merge(const Configuration& config,
     StreamDecl stream = declared;
     const std::string where = "streams " + Quoted(stream.name);
     if (stream.buckets == 0) stream.buckets = kDefaultBuckets;
+    auto existing = next.streams_.find(stream.name);
+    if (stream.storage.empty() && existing != next.streams_.end()) {
+      // Re-uploading a declaration that leaves the storage to the default keeps the storage the
+      // stream already has, even when more storages were declared since.
+      stream.storage = existing->second.storage;
+    }
     if (stream.storage.empty()) {
       if (next.storages_.size() == 1) {
         stream.storage = next.storages_.begin()->first;

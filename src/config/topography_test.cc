@@ -98,6 +98,18 @@ TEST(TopographyTest, IdenticalRedeclarationIsANoOp) {
   EXPECT_EQ(topography, before);
 }
 
+TEST(TopographyTest, RedeclarationWithoutStorageKeepsTheStorageAfterMoreAreDeclared) {
+  Topography topography;
+  ASSERT_EQ(MergeText(&topography, kQuickStart), "OK");
+  ASSERT_EQ(MergeText(&topography, "[storage.disk]\ntype = \"file\"\n"), "OK");
+  const Topography before = topography;
+  EXPECT_EQ(MergeText(&topography, kQuickStart), "OK");
+  EXPECT_EQ(topography, before);
+  EXPECT_EQ(MergeText(&topography, "[streams.other]\nschema = \"amount\"\npartition_key = \"id\"\n"),
+            "InvalidArgument: streams 'other': no 'storage' given and several storages are "
+            "declared; name one of 'disk', 'memory'");
+}
+
 TEST(TopographyTest, RedeclarationWithDefaultsWrittenOutIsIdentical) {
   Topography topography;
   ASSERT_EQ(MergeText(&topography, kQuickStart), "OK");
