@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "client/connection.h"
+#include "client/requests.h"
 #include "protocol/messages.h"
 
 namespace higgins::client_internal {
@@ -51,9 +52,8 @@ std::shared_ptr<ReplySlot> Dispatcher::Send(higgins::wire::Message request) {
   auto frame = protocol::SerializeFrame(request, options_.max_frame_bytes);
   if (!frame.ok()) {
     return ReplySlot::Failed(
-        type, Status::ResourceExhausted(std::string(protocol::MessageTypeName(type)) +
-                                        " request: " + frame.status().message() +
-                                        " (ClientOptions::max_frame_bytes)"));
+        type, Status::ResourceExhausted(RequestName(type) + ": " + frame.status().message() +
+                                        " (the client's max_frame_bytes)"));
   }
   auto slot = std::make_shared<ReplySlot>(type, weak_from_this());
   {
@@ -71,7 +71,7 @@ std::shared_ptr<ReplySlot> Dispatcher::Send(higgins::wire::Message request) {
     sent = SendAll(fd_.get(), *frame);
   }
   if (!sent.ok()) {
-    slot->Fail(sent.WithContext("sending " + std::string(protocol::MessageTypeName(type)) + " to " +
+    slot->Fail(sent.WithContext("sending " + RequestName(type) + " to " +
                                 options_.address));
     Close(Status::IOError("connection closed: " + sent.message()));
     return slot;
@@ -139,8 +139,7 @@ Status Dispatcher::ReadReplies() {
     Status consumed = decoder.Consume({chunk.data(), static_cast<size_t>(n)});
     while (auto body = decoder.Next()) HIGGINS_RETURN_IF_ERROR(Dispatch(*body));
     if (!consumed.ok()) {
-      return Status::Corruption("reply " + consumed.message() +
-                                " (ClientOptions::max_frame_bytes)");
+      return Status::Corruption("reply " + consumed.message() + " (the client's max_frame_bytes)");
     }
   }
 }

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "client/dispatcher.h"
+#include "client/requests.h"
 #include "protocol/messages.h"
 
 namespace higgins::client_internal {
@@ -45,7 +46,7 @@ Result<higgins::wire::Message> ReplySlot::Take() {
       arrived_.wait(lock);
     } else if (arrived_.wait_until(lock, *deadline_) == std::cv_status::timeout && !outcome_) {
       outcome_.emplace(Status::DeadlineExceeded(
-          std::string("no reply to ") + protocol::MessageTypeName(request_type_) + " within " +
+          "no reply to " + RequestName(request_type_) + " within " +
           std::to_string(timeout_.count()) + " ms"));
       timed_out = true;
     }

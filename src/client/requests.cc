@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "higgins/arrow/ipc/writer.h"
+#include "protocol/messages.h"
 #include "protocol/partition_name.h"
 
 namespace higgins::client_internal {
@@ -100,6 +101,21 @@ Result<std::string> EncodeBatches(std::span<const arrow::RecordBatch> batches) {
   }
   HIGGINS_ASSIGN_OR_RETURN(Buffer stream, writer.Finish());
   return std::string(stream.view());
+}
+
+std::string RequestName(higgins::wire::Message::Type type) {
+  using higgins::wire::Message;
+  switch (type) {
+    case Message::PING: return "the ping";
+    case Message::PRODUCEREQUEST: return "the produce request";
+    case Message::GETINDEXREQUEST: return "the query";
+    case Message::METADATAREQUEST: return "the metadata request";
+    case Message::CREATECONFIGURATIONREQUEST: return "the configuration upload";
+    case Message::DELETECONFIGURATIONREQUEST: return "the configuration delete";
+    case Message::GETCURRENTTOPOGRAPHYREQUEST: return "the topography request";
+    case Message::UPLOADMODULEREQUEST: return "the module upload";
+    default: return std::string("the ") + protocol::MessageTypeName(type) + " request";
+  }
 }
 
 }  // namespace higgins::client_internal

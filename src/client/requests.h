@@ -36,6 +36,10 @@ struct IndexQuery {
 higgins::wire::Message QueryRequest(std::string_view stream, std::string_view partition_key,
                                     const IndexQuery& query);
 
+/// What a request is called in error messages for people: "the produce request", "the query",
+/// "the ping", ...
+std::string RequestName(higgins::wire::Message::Type type);
+
 /// `batches` as one Arrow IPC stream with the first batch's schema. Errors: InvalidArgument when
 /// there is no batch or a batch's fields differ from the first's (naming the batch); the
 /// writer's errors otherwise.

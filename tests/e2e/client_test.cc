@@ -540,7 +540,7 @@ TEST(ClientFailureTest, NoReplyWithinTheRequestTimeoutClosesTheConnection) {
   auto ping = client->Ping();
   const auto elapsed = Clock::now() - start;
   EXPECT_EQ(ping.status().code(), StatusCode::kDeadlineExceeded) << ping.status().ToString();
-  EXPECT_TRUE(Contains(ping.status(), "no reply to PING within 200 ms"))
+  EXPECT_TRUE(Contains(ping.status(), "no reply to the ping within 200 ms"))
       << ping.status().ToString();
   EXPECT_GE(elapsed, 190ms);
   EXPECT_LT(elapsed, 2s);
