@@ -52,7 +52,7 @@ Status CatArrow(const std::string& path) {
   if (file == nullptr) return Status::IOError(OpenError(path));
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(file == stdin ? nullptr : file,
                                                          &std::fclose);
-  const std::string context = "'" + path + "'";
+  const std::string context = path == "-" ? "standard input" : "'" + path + "'";
   std::string chunk;
   HIGGINS_RETURN_IF_ERROR(ReadChunk(file, kChunkBytes, &chunk).WithContext(context));
   if (chunk.starts_with(kFileMagic)) {
@@ -88,7 +88,7 @@ Status CatArrow(const std::string& path) {
     }
     HIGGINS_RETURN_IF_ERROR(ReadChunk(file, kChunkBytes, &chunk).WithContext(context));
   }
-  if (!any) return Status::InvalidArgument("'" + path + "' is empty, not an Arrow IPC stream");
+  if (!any) return Status::InvalidArgument(context + " is empty, not an Arrow IPC stream");
   return decoder.Close().WithContext(context);
 }
 

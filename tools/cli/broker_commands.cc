@@ -1,5 +1,6 @@
 #include "broker_commands.h"
 
+#include <charconv>
 #include <cstdio>
 #include <string>
 
@@ -8,6 +9,11 @@
 
 namespace higgins::cli {
 namespace {
+
+// Configurations and modules travel in one request, so more than that cannot be sent.
+constexpr size_t kMaxRequestBytes = size_t{64} << 20;
+const char kRequestLimit[] =
+    "the largest request (67108864 bytes, --max-frame-bytes of the broker)";
 
 Status Ping(const BrokerOptions& broker) {
   HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
@@ -18,7 +24,7 @@ Status Ping(const BrokerOptions& broker) {
 }
 
 Status CreateConfiguration(const BrokerOptions& broker, const std::string& path) {
-  HIGGINS_ASSIGN_OR_RETURN(Buffer toml, ReadAll(path));
+  HIGGINS_ASSIGN_OR_RETURN(Buffer toml, ReadAll(path, kMaxRequestBytes, kRequestLimit));
   HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
   HIGGINS_RETURN_IF_ERROR(client->UploadConfiguration(toml.view()));
   return WriteStdout("configuration applied\n");
@@ -38,13 +44,40 @@ Status GetTopography(const BrokerOptions& broker) {
 }
 
 Status UploadModule(const BrokerOptions& broker, const std::string& name, const std::string& path) {
-  HIGGINS_ASSIGN_OR_RETURN(Buffer wasm, ReadAll(path));
+  HIGGINS_ASSIGN_OR_RETURN(Buffer wasm, ReadAll(path, kMaxRequestBytes, kRequestLimit));
   HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
   HIGGINS_RETURN_IF_ERROR(client->UploadModule(name, wasm.span()));
   return WriteStdout("module " + name + " uploaded (" + std::to_string(wasm.size()) + " bytes)\n");
 }
 
 }  // namespace
+
+CLI::Validator UnsignedInteger() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const std::string quoted = "(got '" + text + "')";
+        if (text.starts_with('-') && text.size() > 1 &&
+            text.find_first_not_of("0123456789", 1) == std::string::npos) {
+          return "must not be negative " + quoted;
+        }
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+          return "not a number: expected an integer " + quoted;
+        }
+        uint64_t value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc() || end != text.data() + text.size()) {
+          return "too large: at most 18446744073709551615 " + quoted;
+        }
+        return "";
+      },
+      "UINT");
+}
+
+CLI::Validator NonEmptyName() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string { return text.empty() ? "must not be empty" : ""; },
+      "NAME");
+}
 
 void AddBrokerCommands(CLI::App& app, const BrokerOptions* broker, int* exit_code) {
   CLI::App* ping = app.add_subcommand("ping", "Check that a broker answers; print the round trip");
@@ -65,7 +98,8 @@ void AddBrokerCommands(CLI::App& app, const BrokerOptions* broker, int* exit_cod
   remove
       ->add_option("KEY", *key,
                    "streams.<name>, schema.<name> or storage.<name>; a bare name is a stream")
-      ->required();
+      ->required()
+      ->check(NonEmptyName());
   remove->callback(
       [broker, key, exit_code] { Report(DeleteConfiguration(*broker, *key), exit_code); });
 
@@ -77,7 +111,9 @@ void AddBrokerCommands(CLI::App& app, const BrokerOptions* broker, int* exit_cod
   auto module_file = std::make_shared<std::string>();
   CLI::App* module = app.add_subcommand(
       "upload-module", "Upload a WebAssembly module, the `fn` of map and reduce streams");
-  module->add_option("--name", *module_name, "Name the streams' `fn` refers to")->required();
+  module->add_option("--name", *module_name, "Name the streams' `fn` refers to")
+      ->required()
+      ->check(NonEmptyName());
   module->add_option("-f,--file", *module_file, "The module (.wasm); '-' reads standard input")
       ->required();
   module->callback([broker, module_name, module_file, exit_code] {

@@ -12,6 +12,13 @@ namespace higgins::cli {
 /// `*exit_code` (0 on success, 1 with `higgins-cli: <Code>: <message>` on stderr otherwise).
 void AddBrokerCommands(CLI::App& app, const BrokerOptions* broker, int* exit_code);
 
+/// Checks an unsigned integer option's text before CLI11 converts it (which would wrap negative
+/// numbers and clamp large ones): decimal digits only, below 2^64. A usage error otherwise.
+CLI::Validator UnsignedInteger();
+
+/// A stream name must not be empty (a usage error).
+CLI::Validator NonEmptyName();
+
 // The larger commands, each in its own file.
 void AddStreamsCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code);
 void AddProduceCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code);

@@ -19,6 +19,8 @@ Result<std::unique_ptr<Client>> ConnectToBroker(const BrokerOptions& options) {
   if (connected.ok()) return connected;
   const Status& st = connected.status();
   if (st.code() != StatusCode::kIOError && st.code() != StatusCode::kDeadlineExceeded) return st;
+  // A name that does not resolve is not a missing broker: no hint to start one.
+  if (st.message().starts_with("cannot resolve")) return st;
   const std::string port = std::to_string(options.port);
   const bool ipv6 = options.host.find(':') != std::string::npos;
   const std::string address = (ipv6 ? "[" + options.host + "]" : options.host) + ":" + port;

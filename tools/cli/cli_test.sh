@@ -103,6 +103,9 @@ check "truncated stream message" "1" "$(echo "$err" | grep -c "Corruption: '$wor
 err=$("$cli" arrow cat "$work/empty.arrows" 2>&1 >/dev/null); code=$?
 check "empty input status" "1" "$code"
 check "empty input message" "1" "$(echo "$err" | grep -c "is empty, not an Arrow IPC stream")"
+err=$("$cli" arrow cat - < "$work/empty.arrows" 2>&1 >/dev/null); code=$?
+check "empty stdin status" "1" "$code"
+check "empty stdin named" "1" "$(echo "$err" | grep -c "standard input is empty, not an Arrow IPC stream")"
 
 err=$("$cli" arrow cat "$shared/testdata/arrow-integration/1.0.0-littleendian/generated_nested.stream" 2>&1 >/dev/null); code=$?
 check "unsupported type status" "1" "$code"

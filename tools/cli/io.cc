@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -22,22 +23,26 @@ Status ReadChunk(std::FILE* file, size_t max, std::string* out) {
   return Status::OK();
 }
 
-Result<Buffer> ReadAll(const std::string& path, size_t max_bytes) {
+Result<Buffer> ReadAll(const std::string& path, size_t max_bytes, const std::string& limit) {
+  const std::string limit_name =
+      limit.empty() ? "the limit of " + std::to_string(max_bytes >> 20) + " MiB" : limit;
   std::FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (file == nullptr) {
     return Status::IOError("cannot open '" + path + "': " + std::strerror(errno));
   }
   BufferBuilder out;
   std::vector<char> chunk(1 << 20);
+  const std::string name = path == "-" ? "standard input" : "'" + path + "'";
   while (true) {
-    size_t n = std::fread(chunk.data(), 1, chunk.size(), file);
+    // Never more than one byte past the limit, so /dev/zero is refused at once.
+    const size_t want = std::min(chunk.size(), max_bytes + 1 - out.size());
+    size_t n = std::fread(chunk.data(), 1, want, file);
     if (out.size() + n > max_bytes) {
       if (file != stdin) std::fclose(file);
-      return Status::ResourceExhausted("'" + path + "' is larger than the limit of " +
-                                       std::to_string(max_bytes >> 20) + " MiB");
+      return Status::ResourceExhausted(name + " is larger than " + limit_name);
     }
     out.Append(chunk.data(), n);
-    if (n < chunk.size()) break;
+    if (n < want) break;
   }
   const bool failed = std::ferror(file) != 0;
   const int err = errno;

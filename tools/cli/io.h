@@ -14,8 +14,10 @@ namespace higgins::cli {
 inline constexpr size_t kMaxInputBytes = size_t{1} << 30;
 
 /// Reads a whole file, or standard input when `path` is "-". Errors: IOError naming the path and
-/// the reason; ResourceExhausted past `max_bytes`.
-Result<Buffer> ReadAll(const std::string& path, size_t max_bytes = kMaxInputBytes);
+/// the reason; ResourceExhausted past `max_bytes` ("... is larger than " + `limit`, by default
+/// "the limit of N MiB"), after reading at most `max_bytes` + 1 bytes.
+Result<Buffer> ReadAll(const std::string& path, size_t max_bytes = kMaxInputBytes,
+                       const std::string& limit = "");
 
 /// Reads what is available now, up to `max` bytes, from `file` into `out` (resized to what was
 /// read; empty only at end of input). Blocks only while nothing is available, so a reader of a

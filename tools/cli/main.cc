@@ -5,6 +5,7 @@
 // `higgins-cli: <Code>: <message>`), 2 for a usage error (unknown option, missing or invalid
 // argument).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <new>
@@ -18,11 +19,27 @@ int main(int argc, char** argv) {
   app.fallthrough();  // the global options may also follow the command
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
   higgins::cli::BrokerOptions broker;
-  app.add_option("--host", broker.host, "Broker host")
+  app.add_option("--host", broker.host, "Broker host: a name, an IPv4 or IPv6 address ([::1] too)")
       ->envname("HIGGINS_HOST")
+      ->transform(CLI::Validator(
+          [](std::string& text) -> std::string {
+            if (text.size() >= 2 && text.front() == '[' && text.back() == ']') {
+              text = text.substr(1, text.size() - 2);  // a bracketed IPv6 address
+            }
+            if (text.empty()) return "must not be empty";
+            if (text.find_first_of("[]") != std::string::npos) {
+              return "'" + text + "' is not a host name or address";
+            }
+            if (std::count(text.begin(), text.end(), ':') == 1) {
+              return "'" + text + "' includes a port; give the host alone and the port with --port";
+            }
+            return "";
+          },
+          "HOST"))
       ->capture_default_str();
   app.add_option("--port", broker.port, "Broker port")
       ->envname("HIGGINS_PORT")
+      ->check(higgins::cli::UnsignedInteger())
       ->check(CLI::Range(1, 65535))
       ->capture_default_str();
   app.add_option("--timeout", broker.timeout_seconds,

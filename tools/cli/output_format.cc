@@ -43,9 +43,17 @@ size_t DisplayWidth(std::string_view text) {
 
 std::string TableText(std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
+  auto escape = [](std::string& out, unsigned code) {
+    out += "\\u";
+    out += kHex[(code >> 12) & 15];
+    out += kHex[(code >> 8) & 15];
+    out += kHex[(code >> 4) & 15];
+    out += kHex[code & 15];
+  };
   std::string out;
   out.reserve(text.size());
-  for (char ch : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
     const auto c = static_cast<unsigned char>(ch);
     switch (c) {
       case '"': out += "\\\""; break;
@@ -56,10 +64,16 @@ std::string TableText(std::string_view text) {
       case '\b': out += "\\b"; break;
       case '\f': out += "\\f"; break;
       default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
+        if (c < 0x20 || c == 0x7F) {
+          escape(out, c);  // C0 controls and DEL
+        } else if (c == 0xC2 && i + 1 < text.size() &&
+                   static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                   static_cast<unsigned char>(text[i + 1]) <= 0x9F) {
+          escape(out, static_cast<unsigned char>(text[++i]));  // C1 controls U+0080..U+009F
+        } else if (c == 0xE2 && i + 2 < text.size() && text[i + 1] == '\x80' &&
+                   (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
+          escape(out, text[i + 2] == '\xA8' ? 0x2028 : 0x2029);  // line/paragraph separators
+          i += 2;
         } else {
           out += ch;
         }

@@ -34,6 +34,16 @@ TEST(TextTable, HeaderOnly) {
   EXPECT_EQ(TextTable({"a", "bb"}).Render(), "a  bb\n");
 }
 
+TEST(OutputFormat, TableTextEscapesDelC1AndSeparators) {
+  EXPECT_EQ(TableText("a\x7F"
+                      "b\xC2\x85"
+                      "c\xE2\x80\xA8"
+                      "d\xE2\x80\xA9"
+                      "e"),
+            "a\\u007fb\\u0085c\\u2028d\\u2029e");
+  EXPECT_EQ(TableText("\xC2\xA0\xE2\x80\xA6\xC3\xA9"), "\xC2\xA0\xE2\x80\xA6\xC3\xA9");
+}
+
 TEST(OutputFormat, TableTextEscapesLineBreaksAndQuotes) {
   EXPECT_EQ(TableText("a\"b\nc\\d\x01"), "a\\\"b\\nc\\\\d\\u0001");
   EXPECT_EQ(JsonQuote("x\ty"), "\"x\\ty\"");

@@ -138,7 +138,14 @@ Status ProduceText(Input& input, std::string first, const arrow::SchemaPtr& sche
       progress.next_row += static_cast<uint64_t>(batch->num_rows());
       progress.Update(input);
     }
-    if (chunk.empty()) return Status::OK();
+    if (chunk.empty()) {
+      // A CSV header without data rows is still checked against the schema.
+      if (csv && progress.next_row == 0 && splitter.header()) {
+        auto header_only = json::ReadCsv(*splitter.header(), schema);
+        if (!header_only.ok()) return header_only.status();
+      }
+      return Status::OK();
+    }
     if (splitter.buffered_bytes() > kMaxInputBytes) {
       return Status::ResourceExhausted("row " + std::to_string(progress.next_row) +
                                        ": a record longer than the limit of " +
@@ -282,7 +289,8 @@ Status Produce(const BrokerOptions& broker, const ProduceOptions& o) {
     return Status::Internal("the broker described " + std::to_string(streams.size()) +
                             " streams for '" + o.stream + "'");
   }
-  ProducePipeline pipeline(*client, o.stream, kWindow);
+  ProducePipeline pipeline(*client, o.stream, kWindow, input.name);
+  pipeline.set_partition_key(streams[0].partition_key);
   Progress progress{ProgressLine(input.size)};
   Status st = ProduceInput(input, streams[0].schema, o, pipeline, progress);
   // Errors about the input name it (reading errors already do); the broker's do not.
@@ -293,17 +301,7 @@ Status Produce(const BrokerOptions& broker, const ProduceOptions& o) {
   if (!sent.ok()) st = sent;
   progress.line.Clear();
   if (!st.ok()) {
-    std::string message = st.message();
-    if (pipeline.produced() == 0) {
-      message += "; no records were produced";
-    } else {
-      message += "; " + std::to_string(pipeline.produced()) +
-                 " records were produced before the error and stay committed";
-    }
-    if (pipeline.produced_after_failure() > 0) {
-      message += " (" + std::to_string(pipeline.produced_after_failure()) +
-                 " of them from batches sent after the failing one)";
-    }
+    std::string message = st.message() + pipeline.Outcome();
     return Status(st.code(), message);
   }
   const double seconds = progress.line.elapsed_seconds();
@@ -320,7 +318,9 @@ void AddProduceCommand(CLI::App& app, const BrokerOptions* broker, int* exit_cod
   auto o = std::make_shared<ProduceOptions>();
   CLI::App* produce = app.add_subcommand(
       "produce", "Produce records to a stream from JSON, NDJSON, CSV or Arrow IPC");
-  produce->add_option("-s,--stream", o->stream, "Stream to produce to")->required();
+  produce->add_option("-s,--stream", o->stream, "Stream to produce to")
+      ->required()
+      ->check(NonEmptyName());
   produce->add_option("-f,--file", o->file, "Input file; '-' (the default) reads standard input");
   produce
       ->add_option("--format", o->format,
@@ -329,6 +329,7 @@ void AddProduceCommand(CLI::App& app, const BrokerOptions* broker, int* exit_cod
       ->check(CLI::IsMember({"json", "ndjson", "csv", "arrow"}))
       ->capture_default_str();
   produce->add_option("--batch-rows", o->batch_rows, "Records per produce request")
+      ->check(UnsignedInteger())
       ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000}))
       ->capture_default_str();
   produce->callback([broker, o, exit_code] { Report(Produce(*broker, *o), exit_code); });

@@ -133,9 +133,23 @@ Status QueryRange(Client& client, const QueryOptions& o, RecordsPrinter& printer
     if (!records.ok()) {
       // After the first reply, NotFound means the range ran past the partition's end.
       if (!first && records.status().code() == StatusCode::kNotFound) break;
-      return records.status();
+      if (first) return records.status();
+      // Say what was already printed (table output prints nothing until the end).
+      const bool table = o.output == "table";
+      return Status(records.status().code(),
+                    records.status().message() + "; interrupted after offset " +
+                        std::to_string(next - 1) + " (" + std::to_string(next - o.from) +
+                        (table ? " records received, none printed)" : " records printed)"));
     }
-    if (records->num_rows() == 0) break;
+    if (records->num_rows() == 0) {
+      if (!first) break;
+      // A start past the partition's end: NotFound, like a missing offset, never an empty success.
+      Result<Records> latest = client.QueryLatest(o.stream, o.partition);
+      if (!latest.ok()) return latest.status();
+      return Status::NotFound("stream '" + o.stream + "': partition '" + o.partition +
+                              "' has no offset " + std::to_string(o.from) + " (latest is " +
+                              std::to_string(latest->offset) + ")");
+    }
     HIGGINS_RETURN_IF_ERROR(printer.Print(*records));
     next = records->offset + static_cast<uint64_t>(records->num_rows());
     first = false;
@@ -174,15 +188,18 @@ void AddQueryCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code)
   CLI::App* query = app.add_subcommand(
       "query",
       "Print records of one partition: at an offset, the latest, an offset range or a time");
-  query->add_option("-s,--stream", o->stream, "Stream to query")->required();
+  query->add_option("-s,--stream", o->stream, "Stream to query")->required()->check(NonEmptyName());
   query->add_option("-p,--partition", o->partition, "Partition key (an integer key in decimal)")
       ->required();
-  o->offset_option = query->add_option("--offset", o->offset, "The record at this offset");
+  o->offset_option = query->add_option("--offset", o->offset, "The record at this offset")
+                         ->check(UnsignedInteger());
   o->latest_option =
       query->add_flag("--latest", o->latest, "The record at the partition's highest offset");
-  o->from_option = query->add_option("--from", o->from, "Records from this offset on (inclusive)");
+  o->from_option = query->add_option("--from", o->from, "Records from this offset on (inclusive)")
+                       ->check(UnsignedInteger());
   o->to_option = query->add_option(
       "--to", o->to, "Stop before this offset (exclusive; default: the partition's end)");
+  o->to_option->check(UnsignedInteger());
   o->to_option->needs(o->from_option);
   o->at_time_option = query->add_option(
       "--at-time", o->at_time,

@@ -159,6 +159,13 @@ Status RebaseError(const Status& status, uint64_t first_row, uint64_t rows, uint
   if (message.starts_with(kRow) &&
       (end = ParseNumber(message, kRow.size(), &n)) != std::string_view::npos) {
     message = std::string(kRow) + std::to_string(first_row + n) + message.substr(end);
+  } else if (size_t at = message.find(": row ");
+             at != std::string::npos &&
+             (end = ParseNumber(message, at + 6, &n)) != std::string_view::npos &&
+             std::string_view(message).substr(end).starts_with(", field ")) {
+    // The broker's `produce to stream 'S': row K, field 'F': ...`: K counts from the batch start.
+    message = std::string(kRow) + std::to_string(first_row + n) + message.substr(end) + " (" +
+              message.substr(0, at) + ")";
   } else if (!message.starts_with("header")) {
     message = "rows " + std::to_string(first_row) + " to " +
               std::to_string(first_row + std::max<uint64_t>(rows, 1) - 1) + ": " + message;

@@ -51,6 +51,9 @@ class RecordSplitter {
   /// Bytes held that are not yet part of a returned chunk.
   size_t buffered_bytes() const { return buffer_.size(); }
 
+  /// CSV: the header line (with its line break), once complete.
+  const std::optional<std::string>& header() const { return header_; }
+
  private:
   void Scan();
   void StartValue();
@@ -78,6 +81,7 @@ class RecordSplitter {
 
 /// Restates a reader's error about one chunk in terms of the whole input: a leading
 /// `row R` becomes `row first_row + R`, and `near byte N` becomes `near byte first_byte + N`.
+/// A broker's `...: row K, field 'F': why` becomes `row first_row + K, field 'F': why (...)`.
 /// Any other message is prefixed with `rows A to B: `, the chunk's rows.
 Status RebaseError(const Status& status, uint64_t first_row, uint64_t rows, uint64_t first_byte);
 

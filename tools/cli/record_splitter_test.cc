@@ -148,6 +148,14 @@ TEST(RebaseError, OtherMessagesNameTheChunksRows) {
   EXPECT_EQ(st, Status::InvalidArgument("rows 100 to 149: malformed JSON: not UTF-8"));
 }
 
+TEST(RebaseError, TheBrokersRowNumbersToo) {
+  Status st = RebaseError(Status::InvalidArgument("produce to stream 'amount': row 2345, field "
+                                                  "'id': the partition key is null"),
+                          10000, 5000, 0);
+  EXPECT_EQ(st, Status::InvalidArgument("row 12345, field 'id': the partition key is null "
+                                        "(produce to stream 'amount')"));
+}
+
 TEST(RebaseError, HeaderErrorsAreLeftAlone) {
   Status st = RebaseError(Status::InvalidArgument("header: duplicate column 'x'"), 100, 50, 0);
   EXPECT_EQ(st, Status::InvalidArgument("header: duplicate column 'x'"));

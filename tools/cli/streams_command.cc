@@ -102,7 +102,8 @@ void AddStreamsCommand(CLI::App& app, const BrokerOptions* broker, int* exit_cod
   auto o = std::make_shared<StreamsOptions>();
   CLI::App* streams = app.add_subcommand(
       "streams", "List the broker's streams; with NAME, also its fields and partitions");
-  streams->add_option("NAME", o->name, "Show this stream only, with its fields and partitions");
+  streams->add_option("NAME", o->name, "Show this stream only, with its fields and partitions")
+      ->check(NonEmptyName());
   streams->add_option("-o,--output", o->output, "Output format")
       ->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();

@@ -15,10 +15,17 @@ Result<uint64_t> ParseTimeArgument(std::string_view text) {
   if (digits_only) {
     uint64_t ms = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ms);
-    if (ec != std::errc() || end != text.data() + text.size()) {
-      return Status::OutOfRange("time '" + std::string(text) + "' does not fit in 64 bits");
+    if (ec != std::errc() || end != text.data() + text.size() ||
+        ms > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return Status::OutOfRange("time '" + std::string(text) +
+                                "' is beyond the largest timestamp (9223372036854775807 ms)");
     }
     return ms;
+  }
+  if (text.size() > 1 && text[0] == '-' &&
+      std::all_of(text.begin() + 1, text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return Status::OutOfRange("time '" + std::string(text) +
+                              "' is before the Unix epoch (1970-01-01T00:00:00Z)");
   }
   auto parsed = arrow::json::ParseTimestamp(text, arrow::TimeUnit::kMilli);
   if (!parsed.ok()) {
@@ -28,7 +35,8 @@ Result<uint64_t> ParseTimeArgument(std::string_view text) {
                       "2026-11-29T12:00:00Z)");
   }
   if (*parsed < 0) {
-    return Status::OutOfRange("time '" + std::string(text) + "' is before 1970-01-01T00:00:00Z");
+    return Status::OutOfRange("time '" + std::string(text) +
+                              "' is before the Unix epoch (1970-01-01T00:00:00Z)");
   }
   return static_cast<uint64_t>(*parsed);
 }

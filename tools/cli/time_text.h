@@ -13,7 +13,7 @@ namespace higgins::cli {
 /// (`2026-11-29T12:00:00Z`, `2026-11-29T12:00:00.250Z`, `2026-11-29T13:00:00+01:00`; without an
 /// offset the time is UTC; a date alone is midnight). Fractional digits beyond milliseconds must
 /// be zeros. Errors: InvalidArgument naming the text and the accepted forms; OutOfRange for a
-/// time before 1970 or past the uint64 range.
+/// time before 1970 or past the largest timestamp (INT64_MAX ms).
 Result<uint64_t> ParseTimeArgument(std::string_view text);
 
 /// "YYYY-MM-DDTHH:MM:SS.mmmZ" (UTC), or the decimal number when the year is past 9999.

@@ -122,3 +122,29 @@ higgins-cli: NotFound: streams 'amount' is not in the topography
 $ higgins-cli --port $PORT get-topography
 [storage.memory]
 type = "memory"
+
+# A configuration or module travels in one request: more than 64 MiB is refused after reading
+# just past that, not after reading the whole input.
+
+$ higgins-cli --port $PORT create-configuration -f /dev/zero
+higgins-cli: ResourceExhausted: '/dev/zero' is larger than the largest request (67108864 bytes, --max-frame-bytes of the broker)
+[exit 1]
+
+$ higgins-cli --port $PORT upload-module --name zero -f /dev/zero
+higgins-cli: ResourceExhausted: '/dev/zero' is larger than the largest request (67108864 bytes, --max-frame-bytes of the broker)
+[exit 1]
+
+# The broker takes modules of 1 byte to 32 MiB.
+
+$ higgins-cli --port $PORT upload-module --name empty -f - < /dev/null
+higgins-cli: InvalidArgument: module 'empty' is empty
+[exit 1]
+
+$ head -c 33554433 /dev/zero | higgins-cli --port $PORT upload-module --name big -f -
+higgins-cli: ResourceExhausted: module 'big' has 33554433 bytes, more than the limit of 33554432
+[exit 1]
+
+$ higgins-cli --port $PORT delete-configuration ""
+KEY: must not be empty
+Run with --help or --help-all for more information.
+[exit 2]

@@ -74,6 +74,19 @@ d          6        5
 $ higgins-cli --port $PORT produce --stream amount < /dev/null
 produced 0 records to amount in * s (* records/s) (glob)
 
+# A CSV header alone is still checked against the schema; a JSON line given as CSV fails.
+
+$ printf 'zz,yy\n' | higgins-cli --port $PORT produce -s amount --format csv
+higgins-cli: InvalidArgument: standard input: header: column 'zz' is not in the schema; no records were produced
+[exit 1]
+
+$ echo '{"id":"a","data":1}' | higgins-cli --port $PORT produce -s amount --format csv
+higgins-cli: InvalidArgument: standard input: header: quote inside an unquoted field; no records were produced
+[exit 1]
+
+$ printf 'data,id\n' | higgins-cli --port $PORT produce -s amount --format csv
+produced 0 records to amount in * s (* records/s) (glob)
+
 # A bad row fails the command with its row number in the whole input (rows count from 0) and
 # its field. Batches before it were produced and stay committed; a retry produces them again.
 
@@ -137,6 +150,16 @@ $ higgins-cli --port $PORT produce --stream amount --format xml
 Run with --help or --help-all for more information.
 [exit 2]
 
+$ higgins-cli --port $PORT produce --stream amount --batch-rows 1e3
+--batch-rows: not a number: expected an integer (got '1e3')
+Run with --help or --help-all for more information.
+[exit 2]
+
+$ higgins-cli --port $PORT produce --stream "" < /dev/null
+--stream: must not be empty
+Run with --help or --help-all for more information.
+[exit 2]
+
 $ higgins-cli --port $PORT produce --stream amount --batch-rows 0
 --batch-rows: Value 0 not in range 1 to 1000000
 Run with --help or --help-all for more information.
@@ -159,3 +182,18 @@ b          3        2
 c          2        1
 d          6        5
 e          4        3
+
+# Partition keys are checked before sending, and named by their row in the whole input.
+
+$ seq 0 12 | awk '{ printf "{\"id\":%s,\"data\":%d}\n", ($1 == 11 ? "null" : "\"g\""), $1 }' > nullkey.ndjson
+$ higgins-cli --port $PORT produce --stream amount --file nullkey.ndjson --batch-rows 5
+higgins-cli: InvalidArgument: 'nullkey.ndjson': row 11, field 'id': the partition key is null; 10 records were produced before the error and stay committed
+[exit 1]
+
+$ echo '{"id":"","data":1}' | higgins-cli --port $PORT produce --stream amount
+higgins-cli: InvalidArgument: standard input: row 0, field 'id': the partition key is empty; no records were produced
+[exit 1]
+
+$ printf '{"id":"%05000d","data":1}\n' 0 | higgins-cli --port $PORT produce --stream amount
+higgins-cli: InvalidArgument: standard input: row 0, field 'id': the partition key has 5000 bytes, more than the limit of 4096; no records were produced
+[exit 1]

@@ -120,6 +120,14 @@ $ higgins-cli --port $PORT query --stream events --partition k1 --from 99
 higgins-cli: NotFound: stream 'events': partition 'k1' has no offset 99 (latest is 3)
 [exit 1]
 
+$ higgins-cli --port $PORT query --stream events --partition k1 --from 4
+higgins-cli: NotFound: stream 'events': partition 'k1' has no offset 4 (latest is 3)
+[exit 1]
+
+$ higgins-cli --port $PORT query --stream events --partition k1 --from 4 --to 9 --output json
+higgins-cli: NotFound: stream 'events': partition 'k1' has no offset 4 (latest is 3)
+[exit 1]
+
 $ higgins-cli --port $PORT query --stream events --partition k1 --at-time 2999-01-01T00:00:00Z
 higgins-cli: NotFound: stream 'events': partition 'k1' has no record at or after 32472144000000 ms
 [exit 1]
@@ -153,5 +161,55 @@ Run with --help or --help-all for more information.
 
 $ higgins-cli --port $PORT query --stream events --partition k1 --latest --output xml
 --output: xml not in {table,json,ndjson,arrow}
+Run with --help or --help-all for more information.
+[exit 2]
+
+# Offsets are decimal integers: negative numbers, numbers past 2^64 - 1 and other text are usage
+# errors, never wrapped or clamped.
+
+$ higgins-cli --port $PORT query --stream events --partition k1 --offset -1
+--offset: must not be negative (got '-1')
+Run with --help or --help-all for more information.
+[exit 2]
+
+$ higgins-cli --port $PORT query --stream events --partition k1 --from -3
+--from: must not be negative (got '-3')
+Run with --help or --help-all for more information.
+[exit 2]
+
+$ higgins-cli --port $PORT query --stream events --partition k1 --from 0 --to -1
+--to: must not be negative (got '-1')
+Run with --help or --help-all for more information.
+[exit 2]
+
+$ higgins-cli --port $PORT query --stream events --partition k1 --offset 18446744073709551616
+--offset: too large: at most 18446744073709551615 (got '18446744073709551616')
+Run with --help or --help-all for more information.
+[exit 2]
+
+$ higgins-cli --port $PORT query --stream events --partition k1 --offset 1e3
+--offset: not a number: expected an integer (got '1e3')
+Run with --help or --help-all for more information.
+[exit 2]
+
+$ higgins-cli --port $PORT query --stream "" --partition k1 --latest
+--stream: must not be empty
+Run with --help or --help-all for more information.
+[exit 2]
+
+# Times before the epoch or past the largest timestamp are usage errors.
+
+$ higgins-cli --port $PORT query --stream events --partition k1 --at-time 9223372036854775808
+--at-time: time '9223372036854775808' is beyond the largest timestamp (9223372036854775807 ms)
+Run with --help or --help-all for more information.
+[exit 2]
+
+$ higgins-cli --port $PORT query --stream events --partition k1 --at-time 99999999999999999999
+--at-time: time '99999999999999999999' is beyond the largest timestamp (9223372036854775807 ms)
+Run with --help or --help-all for more information.
+[exit 2]
+
+$ higgins-cli --port $PORT query --stream events --partition k1 --at-time -1
+--at-time: time '-1' is before the Unix epoch (1970-01-01T00:00:00Z)
 Run with --help or --help-all for more information.
 [exit 2]

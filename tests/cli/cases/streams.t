@@ -76,3 +76,8 @@ $ higgins-cli --port $PORT streams --output json
 $ higgins-cli --port $PORT streams nope
 higgins-cli: NotFound: stream 'nope' does not exist
 [exit 1]
+
+$ higgins-cli --port $PORT streams ""
+NAME: must not be empty
+Run with --help or --help-all for more information.
+[exit 2]
