@@ -80,6 +80,13 @@ std::string TextHint(std::string_view head) {
   return "; the input looks like text; use --format json, ndjson or csv";
 }
 
+// The hint for text given as JSON whose first line looks like a CSV header.
+std::string CsvHint(std::string_view text) {
+  const std::string_view line = text.substr(0, text.find('\n'));
+  return line.find(',') != std::string_view::npos ? "; the input looks like CSV; use --format csv"
+                                                   : "";
+}
+
 // Sends a batch of rows already numbered in the input, slicing it to --batch-rows.
 Status SendRows(const arrow::RecordBatch& batch, uint64_t batch_rows, ProducePipeline& pipeline,
                 Progress& progress, const Input& input) {
@@ -271,6 +278,11 @@ Status ProduceInput(Input& input, const arrow::SchemaPtr& schema, const ProduceO
       first += more;
     }
     const size_t at = first.find_first_not_of(" \t\r\n", start);
+    if (at != std::string::npos && first[at] != '{' && first[at] != '[') {
+      return Status::InvalidArgument(std::string("not JSON: records are JSON objects, and the "
+                                                 "input starts with '") +
+                                     first[at] + "'" + CsvHint(first));
+    }
     if (at != std::string::npos && first[at] == '[') {
       return ProduceJsonArray(input, std::move(first), schema, o, pipeline, progress);
     }

@@ -108,6 +108,13 @@ $ printf '{"id":"f","data":1}\n{"id":"f","data":2' | higgins-cli --port $PORT pr
 higgins-cli: InvalidArgument: standard input: row 1: malformed JSON near byte 20: incomplete or unbalanced JSON; no records were produced
 [exit 1]
 
+# CSV given as JSON (the default format) is named too.
+
+$ printf 'id,data\na,1\n' > orders.csv
+$ higgins-cli --port $PORT produce --stream amount --file orders.csv
+higgins-cli: InvalidArgument: 'orders.csv': not JSON: records are JSON objects, and the input starts with 'i'; the input looks like CSV; use --format csv; no records were produced
+[exit 1]
+
 # Arrow given as JSON, or text given as Arrow, is named.
 
 $ higgins-cli --port $PORT produce --stream amount --file d.arrows
