@@ -89,13 +89,7 @@ void ProducePipeline::WaitOldest() {
     in_doubt_rows_ = end - in_doubt_first_row_;
   }
   if (!failure_) {
-    Status status = result.status();
-    if (const size_t at = status.message().find("PRODUCEREQUEST"); at != std::string::npos) {
-      std::string message = status.message();
-      message.replace(at, 14, "the produce request");
-      status = Status(status.code(), message);
-    }
-    failure_ = RebaseError(status, oldest.first_row, oldest.rows, 0);
+    failure_ = RebaseError(result.status(), oldest.first_row, oldest.rows, 0);
     if (!input_name_.empty() && failure_->message().starts_with("row ")) {
       failure_ = failure_->WithContext(input_name_);
     }
