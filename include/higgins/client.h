@@ -46,6 +46,19 @@ struct ClientOptions {
   size_t max_frame_bytes = size_t{64} << 20;
 };
 
+/// Options of one produce or query call.
+struct CallOptions {
+  /// Read-your-writes (DESIGN.md §3). A produce replies only once every map and reduce stream
+  /// fed by the stream (directly or through others) has derived the produced records; a query
+  /// of a map or reduce stream first waits until it has derived every record its source stream
+  /// holds for the partition. Other streams need no wait.
+  bool wait_for_derived = false;
+  /// How long the broker waits (it clamps this to its own maximum, 60 s by default); then the
+  /// call fails with DeadlineExceeded naming the streams still behind. A produce's records are
+  /// committed all the same. Keep it below ClientOptions::request_timeout.
+  std::chrono::milliseconds wait_timeout{10'000};
+};
+
 class Client {
  public:
   /// Connects to options.host:options.port.
@@ -77,8 +90,10 @@ class Client {
   Status DeleteConfiguration(std::string_view key);
   /// The broker's topography as a TOML configuration that parses back to the same declarations.
   Result<std::string> GetTopography();
-  /// Uploads a WebAssembly module under `name` (what a derived stream's `fn` names).
-  Status UploadModule(std::string_view name, std::span<const uint8_t> wasm);
+  /// Uploads a WebAssembly module under `name` (what a derived stream's `fn` names) and returns
+  /// the version it created: 1 for a new name, then +1 per upload (docs/udf-abi.md). The broker
+  /// checks the module first; every problem is listed in the error text, one per line.
+  Result<uint64_t> UploadModule(std::string_view name, std::span<const uint8_t> wasm);
   /// Streams with their partitions and counts; `stream` empty for every stream, else that one
   /// (NotFound when it does not exist).
   Result<std::vector<StreamInfo>> Metadata(std::string_view stream = {});
@@ -88,18 +103,25 @@ class Client {
   // gets an offset or none does. The result lists each row's partition key and offset.
 
   /// JSON: one object, an array of objects, or NDJSON (docs/json.md).
-  Result<ProduceResult> ProduceJson(std::string_view stream, std::string_view json);
+  Result<ProduceResult> ProduceJson(std::string_view stream, std::string_view json,
+      const CallOptions& options = {});
   /// Arrow record batches; the client encodes them as one IPC stream. Every batch must have the
   /// same schema (InvalidArgument otherwise); the broker checks it against the stream's schema.
-  Result<ProduceResult> Produce(std::string_view stream, const arrow::RecordBatch& batch);
+  Result<ProduceResult> Produce(std::string_view stream, const arrow::RecordBatch& batch,
+      const CallOptions& options = {});
   Result<ProduceResult> Produce(std::string_view stream,
-                                std::span<const arrow::RecordBatch> batches);
+                                std::span<const arrow::RecordBatch> batches,
+                                const CallOptions& options = {});
   /// An Arrow IPC stream or file, sent as is.
-  Result<ProduceResult> ProduceIpc(std::string_view stream, std::span<const uint8_t> ipc);
+  Result<ProduceResult> ProduceIpc(std::string_view stream, std::span<const uint8_t> ipc,
+      const CallOptions& options = {});
 
-  Pending<ProduceResult> ProduceJsonAsync(std::string_view stream, std::string_view json);
-  Pending<ProduceResult> ProduceAsync(std::string_view stream, const arrow::RecordBatch& batch);
-  Pending<ProduceResult> ProduceIpcAsync(std::string_view stream, std::span<const uint8_t> ipc);
+  Pending<ProduceResult> ProduceJsonAsync(std::string_view stream, std::string_view json,
+      const CallOptions& options = {});
+  Pending<ProduceResult> ProduceAsync(std::string_view stream, const arrow::RecordBatch& batch,
+      const CallOptions& options = {});
+  Pending<ProduceResult> ProduceIpcAsync(std::string_view stream, std::span<const uint8_t> ipc,
+      const CallOptions& options = {});
 
   // --- Query -----------------------------------------------------------------------------------
   // A missing stream, partition or offset is NotFound. Partition keys are the key's text: a
@@ -107,25 +129,27 @@ class Client {
 
   /// The record at `offset`.
   Result<Records> QueryAt(std::string_view stream, std::string_view partition_key,
-                          uint64_t offset);
+                          uint64_t offset, const CallOptions& options = {});
   /// The record at the partition's highest offset.
-  Result<Records> QueryLatest(std::string_view stream, std::string_view partition_key);
+  Result<Records> QueryLatest(std::string_view stream, std::string_view partition_key,
+      const CallOptions& options = {});
   /// Records at offsets [from, to), clamped to the partition's end and to the broker's
   /// --max-range-records (check Records::offset and num_rows() for what came back). NotFound when
   /// `from` is past the end.
   Result<Records> QueryRange(std::string_view stream, std::string_view partition_key,
-                             uint64_t from, uint64_t to);
+                             uint64_t from, uint64_t to, const CallOptions& options = {});
   /// The first record committed at or after `timestamp_ms` (ms since the Unix epoch).
   Result<Records> QueryAtTime(std::string_view stream, std::string_view partition_key,
-                              uint64_t timestamp_ms);
+                              uint64_t timestamp_ms, const CallOptions& options = {});
 
   Pending<Records> QueryAtAsync(std::string_view stream, std::string_view partition_key,
-                                uint64_t offset);
-  Pending<Records> QueryLatestAsync(std::string_view stream, std::string_view partition_key);
+                                uint64_t offset, const CallOptions& options = {});
+  Pending<Records> QueryLatestAsync(std::string_view stream, std::string_view partition_key,
+      const CallOptions& options = {});
   Pending<Records> QueryRangeAsync(std::string_view stream, std::string_view partition_key,
-                                   uint64_t from, uint64_t to);
+                                   uint64_t from, uint64_t to, const CallOptions& options = {});
   Pending<Records> QueryAtTimeAsync(std::string_view stream, std::string_view partition_key,
-                                    uint64_t timestamp_ms);
+                                    uint64_t timestamp_ms, const CallOptions& options = {});
 
   class Impl;
 

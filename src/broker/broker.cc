@@ -1,6 +1,8 @@
 #include "broker/broker.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include <spdlog/spdlog.h>
 
@@ -21,21 +23,8 @@ Status MakeDirs(const std::string& path) {
   return Status::OK();
 }
 
-// A module is stored as <name>.wasm, written through <name>.wasm.tmp: with those suffixes the
-// file name must fit the file system's limit of 255 bytes.
-constexpr size_t kMaxModuleNameBytes = 255 - sizeof(".wasm.tmp") + 1;  // 246
-
-bool ValidModuleName(std::string_view name) {
-  if (name.empty() || name.size() > kMaxModuleNameBytes || name == "." || name == "..") {
-    return false;
-  }
-  for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '.' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
+/// Errors streams get ids that user streams (counted from 1) never reach.
+constexpr uint64_t kErrorsStreamIdBit = 1ull << 62;
 
 }  // namespace
 
@@ -50,6 +39,21 @@ Result<std::unique_ptr<Broker>> Broker::Open(BrokerOptions options) {
   HIGGINS_ASSIGN_OR_RETURN(FileLock lock, FileLock::Acquire(options.dir + "/LOCK"));
   std::unique_ptr<Broker> broker(new Broker(std::move(options)));
   broker->lock_.emplace(std::move(lock));
+  const BrokerOptions& o = broker->options_;
+  broker->engine_ = o.engine;
+  if (!broker->engine_) {
+    HIGGINS_ASSIGN_OR_RETURN(auto engine, udf::MakeV8Engine(o.engine_options));
+    broker->engine_ = std::move(engine);
+  }
+  udf::ModuleLimits limits;
+  limits.max_module_bytes = o.max_module_bytes;
+  limits.max_memory_pages = o.engine_options.max_memory_pages;
+  HIGGINS_ASSIGN_OR_RETURN(broker->modules_,
+                           ModuleRegistry::Open(o.dir + "/modules", broker->engine_.get(), limits));
+  DerivedEngine::Options derived_options;
+  derived_options.workers = o.derived_workers;
+  broker->derived_ = std::make_unique<DerivedEngine>(broker->engine_.get(), derived_options);
+  HIGGINS_RETURN_IF_ERROR(broker->derived_->Start());
   HIGGINS_RETURN_IF_ERROR(broker->Restore());
   return broker;
 }
@@ -57,11 +61,14 @@ Result<std::unique_ptr<Broker>> Broker::Open(BrokerOptions options) {
 void Broker::Shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
+  if (derived_) derived_->Stop();
   committer_.Stop();
   std::unique_lock lock(mu_);
-  for (auto& [name, stream] : streams_) {
-    Status s = stream->FlushIndex(true);
-    if (!s.ok()) spdlog::warn("stream '{}': index flush failed: {}", name, s.ToString());
+  for (const auto* map : {&streams_, &errors_streams_}) {
+    for (auto& [name, stream] : *map) {
+      Status s = stream->FlushIndex(true);
+      if (!s.ok()) spdlog::warn("stream '{}': index flush failed: {}", name, s.ToString());
+    }
   }
 }
 
@@ -81,6 +88,9 @@ Status Broker::Restore() {
     streams_.emplace(name, std::move(stream));
   }
   topography_ = *std::move(topography);
+  for (const auto& [name, decl] : topography_.streams()) {
+    HIGGINS_RETURN_IF_ERROR(StartProcessor(topography_, decl, streams_.at(name)));
+  }
   spdlog::info("restored {} storages, {} schemas, {} streams from {}", storages_.size(),
                topography_.schemas().size(), streams_.size(), options_.dir);
   return Status::OK();
@@ -126,7 +136,77 @@ Result<std::shared_ptr<StreamLog>> Broker::OpenStream(const config::Topography& 
   auto fsync = storage_options.find("fsync");
   options.sync = fsync == storage_options.end() || fsync->second != "false";
   HIGGINS_ASSIGN_OR_RETURN(auto log, StreamLog::Open(std::move(options)));
+  log->SetCommitListener([engine = derived_.get(), name = decl.name] { engine->OnCommit(name); });
   return std::shared_ptr<StreamLog>(std::move(log));
+}
+
+Status Broker::StartProcessor(const config::Topography& topography, const config::StreamDecl& decl,
+                              const std::shared_ptr<StreamLog>& derived) {
+  if (decl.kind != config::StreamKind::kMap && decl.kind != config::StreamKind::kReduce) {
+    return Status::OK();
+  }
+  const std::string errors_name = ErrorsStreamName(decl.name);
+  std::shared_ptr<StreamLog> errors;
+  {
+    std::shared_lock lock(mu_);
+    if (auto it = errors_streams_.find(errors_name); it != errors_streams_.end()) {
+      errors = it->second;
+    }
+  }
+  if (!errors) {
+    storage::Storage* storage = storages_.at(decl.storage).get();
+    StreamLog::Options options;
+    options.name = errors_name;
+    options.id = topography.StreamId(decl.name) | kErrorsStreamIdBit;
+    options.schema = ErrorsStreamSchema();
+    options.partition_key = "partition";
+    options.storage = storage;
+    if (storage->durable()) {
+      options.index_dir = options_.dir + "/index/" + std::to_string(options.id);
+    }
+    const auto& storage_options = topography.FindStorage(decl.storage)->options;
+    auto fsync = storage_options.find("fsync");
+    options.sync = fsync == storage_options.end() || fsync->second != "false";
+    HIGGINS_ASSIGN_OR_RETURN(auto log, StreamLog::Open(std::move(options)));
+    errors = std::shared_ptr<StreamLog>(std::move(log));
+    std::unique_lock lock(mu_);
+    errors_streams_[errors_name] = errors;
+  }
+  std::shared_ptr<StreamLog> base;
+  {
+    std::shared_lock lock(mu_);
+    auto it = streams_.find(decl.base);
+    if (it == streams_.end()) return Status::Internal("base '" + decl.base + "' is not open");
+    base = it->second;
+  }
+  DerivedStream::Options options;
+  options.kind = decl.kind;
+  options.fn = decl.fn;
+  options.base = std::move(base);
+  options.derived = derived;
+  options.errors = std::move(errors);
+  options.modules = modules_.get();
+  options.limits = options_.call_limits;
+  derived_->Add(DerivedStream::Start(std::move(options)), decl.base);
+  return Status::OK();
+}
+
+std::string Broker::CheckModuleFor(std::string_view name, config::StreamKind kind) const {
+  auto module = modules_->Find(name);
+  if (!module) {
+    return "module '" + std::string(name) +
+           "' has not been uploaded (upload it before the configuration that uses it)";
+  }
+  const udf::RunKind needed =
+      kind == config::StreamKind::kReduce ? udf::RunKind::kReduce : udf::RunKind::kMap;
+  if (module->info().run_kind != needed) {
+    return "module '" + std::string(name) + "' is a " +
+           std::string(udf::RunKindName(module->info().run_kind)) + " module (its run takes " +
+           (module->info().run_kind == udf::RunKind::kMap ? "1 argument" : "2 arguments") +
+           "); a " + std::string(config::StreamKindName(kind)) + " stream needs a " +
+           std::string(udf::RunKindName(needed)) + " module";
+  }
+  return "";
 }
 
 Status Broker::PersistTopography(const config::Topography& topography) {
@@ -144,7 +224,9 @@ Result<config::MergeOutcome> Broker::CreateConfiguration(std::string_view toml) 
   }
   HIGGINS_ASSIGN_OR_RETURN(
       config::MergeOutcome outcome,
-      merged.Merge(configuration, [this](std::string_view name) { return HasModule(name); }));
+      merged.Merge(configuration, [this](std::string_view name, config::StreamKind kind) {
+        return CheckModuleFor(name, kind);
+      }));
   // New storages and streams are opened before anything becomes visible, so a failure leaves
   // the broker as it was.
   for (const auto& name : outcome.added_storages) {
@@ -167,9 +249,17 @@ Result<config::MergeOutcome> Broker::CreateConfiguration(std::string_view toml) 
     for (const auto& name : outcome.added_storages) storages_.erase(name);
     return status;
   }
-  std::unique_lock lock(mu_);
-  for (auto& [name, stream] : opened) streams_[name] = std::move(stream);
-  topography_ = std::move(merged);
+  {
+    std::unique_lock lock(mu_);
+    for (auto& [name, stream] : opened) streams_[name] = stream;
+    topography_ = std::move(merged);
+  }
+  // Processors start once their streams are visible; added streams come in dependency order
+  // within a configuration only by chance, and every base is open by now.
+  for (auto& [name, stream] : opened) {
+    Status s = StartProcessor(topography_, *topography_.FindStream(name), stream);
+    if (!s.ok()) spdlog::error("stream '{}': its processor did not start: {}", name, s.ToString());
+  }
   spdlog::info("configuration merged: {} storages, {} schemas, {} streams added",
                outcome.added_storages.size(), outcome.added_schemas.size(),
                outcome.added_streams.size());
@@ -208,6 +298,17 @@ Status Broker::DeleteConfiguration(std::string_view key) {
     }
     topography_ = std::move(updated);
   }
+  std::vector<std::pair<std::shared_ptr<StreamLog>, storage::Storage*>> dropped_errors;
+  for (auto& [stream, storage] : dropped) {
+    derived_->Remove(stream->name());
+    std::unique_lock lock(mu_);
+    auto it = errors_streams_.find(ErrorsStreamName(stream->name()));
+    if (it != errors_streams_.end()) {
+      dropped_errors.emplace_back(it->second, storage);
+      errors_streams_.erase(it);
+    }
+  }
+  dropped.insert(dropped.end(), dropped_errors.begin(), dropped_errors.end());
   for (auto& [stream, storage] : dropped) {
     stream->MarkDeleted();  // produces already holding the stream now fail with NotFound
     const uint64_t id = stream->id();
@@ -225,36 +326,40 @@ std::string Broker::TopographyToml() const {
   return topography_.ToToml();
 }
 
-Status Broker::UploadModule(std::string_view name, std::string_view bytes) {
-  if (!ValidModuleName(name)) {
-    return Status::InvalidArgument("module name '" + std::string(name.substr(0, 300)) +
-                                   "' is not 1 to " + std::to_string(kMaxModuleNameBytes) +
-                                   " characters of A-Z a-z 0-9 _ . -");
+Result<uint64_t> Broker::UploadModule(std::string_view name, std::string_view bytes) {
+  std::lock_guard config_lock(config_mu_);  // no stream starts using `name` meanwhile
+  {
+    // A new version must suit the streams that already use the name.
+    auto info = engine_->Inspect(bytes);
+    std::shared_lock lock(mu_);
+    for (const auto& [stream, decl] : topography_.streams()) {
+      if (!info.ok() || decl.fn != name) continue;
+      const bool reduce = decl.kind == config::StreamKind::kReduce;
+      if (reduce != (info->run_kind == udf::RunKind::kReduce)) {
+        return Status::InvalidArgument(
+            "module '" + std::string(name) + "' is a " +
+            std::string(udf::RunKindName(info->run_kind)) + " module, but " +
+            std::string(config::StreamKindName(decl.kind)) + " stream '" + stream +
+            "' uses that name");
+      }
+    }
   }
-  if (bytes.empty()) return Status::InvalidArgument("module '" + std::string(name) + "' is empty");
-  if (bytes.size() > options_.max_module_bytes) {
-    return Status::ResourceExhausted("module '" + std::string(name) + "' has " +
-                                     std::to_string(bytes.size()) + " bytes, more than the limit of " +
-                                     std::to_string(options_.max_module_bytes));
-  }
-  std::lock_guard config_lock(config_mu_);
-  HIGGINS_RETURN_IF_ERROR(
-      WriteFileAtomically(options_.dir + "/modules/" + std::string(name) + ".wasm", bytes));
-  spdlog::info("module '{}' stored ({} bytes)", name, bytes.size());
-  return Status::OK();
+  HIGGINS_ASSIGN_OR_RETURN(auto module, modules_->Upload(name, bytes));
+  // Streams whose records failed because the module was missing pick it up with the next
+  // commit; nothing is reprocessed.
+  return module->version;
 }
 
-bool Broker::HasModule(std::string_view name) const {
-  if (!ValidModuleName(name)) return false;
-  std::error_code ec;
-  return fs::is_regular_file(options_.dir + "/modules/" + std::string(name) + ".wasm", ec);
-}
+bool Broker::HasModule(std::string_view name) const { return modules_->Find(name) != nullptr; }
 
 Result<std::shared_ptr<StreamLog>> Broker::FindStream(std::string_view name) const {
   std::shared_lock lock(mu_);
   auto it = streams_.find(name);
   if (it == streams_.end()) {
-    return Status::NotFound("stream '" + std::string(name) + "' does not exist");
+    it = errors_streams_.find(name);
+    if (it == errors_streams_.end()) {
+      return Status::NotFound("stream '" + std::string(name) + "' does not exist");
+    }
   }
   return it->second;
 }
@@ -266,7 +371,12 @@ void Broker::Produce(std::string_view stream_name, std::string_view payload, Pay
   {
     std::shared_lock lock(mu_);
     const auto* decl = topography_.FindStream(stream_name);
-    if (decl != nullptr && decl->kind != config::StreamKind::kSource) {
+    if (decl == nullptr) {
+      return done(Status::InvalidArgument(
+          "stream '" + std::string(stream_name) +
+          "' holds the errors of a derived stream: its records are written by the broker"));
+    }
+    if (decl->kind != config::StreamKind::kSource) {
       return done(Status::InvalidArgument(
           "stream '" + std::string(stream_name) + "' is derived (" +
           std::string(config::StreamKindName(decl->kind)) +
@@ -291,21 +401,126 @@ void Broker::Produce(std::string_view stream_name, std::string_view payload, Pay
 Result<std::vector<StreamInfo>> Broker::Metadata(std::string_view name) const {
   std::shared_lock lock(mu_);
   std::vector<StreamInfo> out;
-  for (const auto& [stream_name, stream] : streams_) {
+  for (const auto* map : {&streams_, &errors_streams_}) {
+  for (const auto& [stream_name, stream] : *map) {
     if (!name.empty() && stream_name != name) continue;
     StreamInfo info;
     info.name = stream_name;
-    info.decl = *topography_.FindStream(stream_name);
+    if (const auto* decl = topography_.FindStream(stream_name)) {
+      info.decl = *decl;
+      info.kind = std::string(config::StreamKindName(decl->kind));
+    } else {
+      const auto* derived = topography_.FindStream(
+          std::string_view(stream_name).substr(0, stream_name.size() - sizeof("/errors") + 1));
+      info.kind = "errors";
+      info.decl.name = stream_name;
+      info.decl.partition_key = stream->partition_key();
+      info.decl.buckets = stream->buckets();
+      if (derived != nullptr) info.decl.storage = derived->storage;
+    }
     info.schema = stream->schema();
     info.partitions = stream->index().Partitions(options_.max_listed_partitions,
                                                  &info.partition_count, &info.record_count);
     info.partitions_truncated = info.partitions.size() < info.partition_count;
     out.push_back(std::move(info));
   }
+  }
   if (!name.empty() && out.empty()) {
     return Status::NotFound("stream '" + std::string(name) + "' does not exist");
   }
   return out;
+}
+
+std::vector<std::shared_ptr<StreamLog>> Broker::DerivedFrom(std::string_view stream) const {
+  std::vector<std::shared_ptr<StreamLog>> out;
+  std::vector<std::string_view> frontier{stream};
+  std::set<std::string_view> seen;
+  while (!frontier.empty()) {
+    const std::string_view input = frontier.back();
+    frontier.pop_back();
+    for (const auto& [name, decl] : topography_.streams()) {
+      const bool udf =
+          decl.kind == config::StreamKind::kMap || decl.kind == config::StreamKind::kReduce;
+      if (!udf || decl.base != input || !seen.insert(name).second) continue;
+      if (auto it = streams_.find(name); it != streams_.end()) out.push_back(it->second);
+      frontier.push_back(name);
+    }
+  }
+  return out;
+}
+
+void Broker::Wait(std::vector<std::shared_ptr<StreamLog>> streams,
+                  std::vector<std::pair<std::string, uint64_t>> needed,
+                  std::chrono::milliseconds timeout, std::function<void(Status)> done) {
+  if (streams.empty() || needed.empty()) return done(Status::OK());
+  timeout = std::clamp(timeout, std::chrono::milliseconds(0), options_.max_wait_for_derived);
+  auto shared = std::make_shared<std::pair<std::vector<std::shared_ptr<StreamLog>>,
+                                           std::vector<std::pair<std::string, uint64_t>>>>(
+      std::move(streams), std::move(needed));
+  auto caught_up = [shared] {
+    for (const auto& stream : shared->first) {
+      for (const auto& [key, count] : shared->second) {
+        if (stream->index().Count(key) < count) return false;
+      }
+    }
+    return true;
+  };
+  auto describe = [shared, timeout] {
+    std::string behind;
+    for (const auto& stream : shared->first) {
+      for (const auto& [key, count] : shared->second) {
+        const uint64_t have = stream->index().Count(key);
+        if (have < count) {
+          if (!behind.empty()) behind += ", ";
+          behind += "'" + stream->name() + "' partition '" + key + "' has " +
+                    std::to_string(have) + " of " + std::to_string(count) + " records";
+          break;
+        }
+      }
+    }
+    return "derived streams did not catch up within " + std::to_string(timeout.count()) +
+           " ms: " + behind;
+  };
+  derived_->WaitUntil(std::move(caught_up), DerivedEngine::Clock::now() + timeout,
+                      std::move(describe), std::move(done));
+}
+
+void Broker::WaitForDerived(std::string_view stream, const ProduceResult& produced,
+                            std::chrono::milliseconds timeout, std::function<void(Status)> done) {
+  std::vector<std::shared_ptr<StreamLog>> streams;
+  {
+    std::shared_lock lock(mu_);
+    streams = DerivedFrom(stream);
+  }
+  std::vector<uint64_t> counts(produced.partitions.size(), 0);
+  for (size_t r = 0; r < produced.offsets.size(); ++r) {
+    uint64_t& c = counts[produced.partition_indexes[r]];
+    c = std::max(c, produced.offsets[r] + 1);
+  }
+  std::vector<std::pair<std::string, uint64_t>> needed;
+  for (size_t i = 0; i < counts.size(); ++i) needed.emplace_back(produced.partitions[i], counts[i]);
+  Wait(std::move(streams), std::move(needed), timeout, std::move(done));
+}
+
+void Broker::WaitForQuery(std::string_view stream, std::string_view key,
+                          std::chrono::milliseconds timeout, std::function<void(Status)> done) {
+  std::shared_ptr<StreamLog> target;
+  std::shared_ptr<StreamLog> source;
+  {
+    std::shared_lock lock(mu_);
+    const config::StreamDecl* decl = topography_.FindStream(stream);
+    auto udf = [](const config::StreamDecl* d) {
+      return d != nullptr &&
+             (d->kind == config::StreamKind::kMap || d->kind == config::StreamKind::kReduce);
+    };
+    if (!udf(decl)) return done(Status::OK());
+    target = streams_.at(decl->name);
+    while (udf(decl)) decl = topography_.FindStream(decl->base);
+    if (decl == nullptr) return done(Status::OK());
+    source = streams_.at(decl->name);
+  }
+  const uint64_t count = source->index().Count(key);
+  Wait({target}, {{std::string(key), count}}, timeout, std::move(done));
 }
 
 }  // namespace higgins::broker

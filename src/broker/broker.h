@@ -1,6 +1,8 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -10,7 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "broker/derived_engine.h"
 #include "broker/group_committer.h"
+#include "broker/module_registry.h"
 #include "broker/stream_log.h"
 #include "common/file_util.h"
 #include "higgins/result.h"
@@ -34,11 +38,21 @@ struct BrokerOptions {
   size_t max_module_bytes = 32u << 20;
   /// Clock for commit timestamps (ms since the Unix epoch); null for the system clock.
   GroupCommitter::Clock clock;
+  /// The UDF engine; null makes a V8 engine with `engine_options`.
+  std::shared_ptr<udf::Engine> engine;
+  udf::EngineOptions engine_options;
+  /// Limits of every UDF call (deadline, memory recycling).
+  udf::CallLimits call_limits;
+  /// Derived-stream worker threads (each with its own V8 isolate).
+  int derived_workers = 2;
+  /// Longest a produce or query may wait for derived streams to catch up (read-your-writes).
+  std::chrono::milliseconds max_wait_for_derived{60'000};
 };
 
 /// Metadata of one stream.
 struct StreamInfo {
   std::string name;
+  std::string kind;  // "source", "map", ..., or "errors" for a derived stream's errors stream
   config::StreamDecl decl;
   arrow::SchemaPtr schema;
   uint64_t partition_count = 0;
@@ -68,10 +82,22 @@ class Broker {
   Status DeleteConfiguration(std::string_view key);
   /// The topography as TOML.
   std::string TopographyToml() const;
-  /// Stores a module durably under <dir>/modules (replacing one of the same name). Names are
-  /// 1..246 bytes of [A-Za-z0-9_.-] (the file name <name>.wasm.tmp must fit 255 bytes). Errors: InvalidArgument, ResourceExhausted, IOError.
-  Status UploadModule(std::string_view name, std::string_view bytes);
+  /// Checks, stores durably and compiles a module (ModuleRegistry::Upload), returning its
+  /// version. Errors: InvalidArgument listing every problem, ResourceExhausted, IOError.
+  Result<uint64_t> UploadModule(std::string_view name, std::string_view bytes);
   bool HasModule(std::string_view name) const;
+
+  /// Read-your-writes for a produce: calls `done(OK)` once every map and reduce stream fed,
+  /// directly or through others, by `stream` holds a record at each offset of `produced`, or
+  /// `done(DeadlineExceeded)` naming the streams still behind after `timeout` (clamped to
+  /// max_wait_for_derived). `done` may run on this thread or a processor's.
+  void WaitForDerived(std::string_view stream, const ProduceResult& produced,
+                      std::chrono::milliseconds timeout, std::function<void(Status)> done);
+  /// Read-your-writes for a query of partition `key` of `stream`: when `stream` is a map or
+  /// reduce stream, waits until it has derived every record its source stream (at the top of
+  /// its map/reduce chain) holds for `key` now; other streams need no wait.
+  void WaitForQuery(std::string_view stream, std::string_view key,
+                    std::chrono::milliseconds timeout, std::function<void(Status)> done);
 
   /// Validates the payload now and commits it through the group committer; `done` runs when
   /// the records are durable and visible, or with the error. `done` may run on this thread
@@ -98,6 +124,15 @@ class Broker {
   Result<std::shared_ptr<StreamLog>> OpenStream(const config::Topography& topography,
                                                 const config::StreamDecl& decl);
   Status PersistTopography(const config::Topography& topography);
+  /// Opens the errors stream of a map or reduce stream and starts its processor.
+  Status StartProcessor(const config::Topography& topography, const config::StreamDecl& decl,
+                        const std::shared_ptr<StreamLog>& derived);
+  std::string CheckModuleFor(std::string_view name, config::StreamKind kind) const;
+  /// The map and reduce streams fed by `stream`, directly or not (under mu_).
+  std::vector<std::shared_ptr<StreamLog>> DerivedFrom(std::string_view stream) const;
+  void Wait(std::vector<std::shared_ptr<StreamLog>> streams,
+            std::vector<std::pair<std::string, uint64_t>> needed,
+            std::chrono::milliseconds timeout, std::function<void(Status)> done);
 
   BrokerOptions options_;
   std::optional<FileLock> lock_;  // held for the broker's life
@@ -106,6 +141,11 @@ class Broker {
   config::Topography topography_;
   std::map<std::string, std::unique_ptr<storage::Storage>, std::less<>> storages_;
   std::map<std::string, std::shared_ptr<StreamLog>, std::less<>> streams_;
+  /// "<derived>/errors" of every map and reduce stream (not in the topography).
+  std::map<std::string, std::shared_ptr<StreamLog>, std::less<>> errors_streams_;
+  std::shared_ptr<udf::Engine> engine_;
+  std::unique_ptr<ModuleRegistry> modules_;
+  std::unique_ptr<DerivedEngine> derived_;  // before committer_: stopped first
   GroupCommitter committer_;
   bool shut_down_ = false;
 };

@@ -1,5 +1,8 @@
 #include "broker/request_handler.h"
 
+#include <atomic>
+#include <mutex>
+
 #include "higgins/arrow/ipc/writer.h"
 #include "protocol/messages.h"
 #include "protocol/partition_name.h"
@@ -66,7 +69,47 @@ Message MakeErrorMessage(higgins::wire::Error::Type type, const std::string& mes
   return reply;
 }
 
+RequestHandler::RequestHandler(Broker* broker, size_t max_reply_bytes)
+    : broker_(broker), max_reply_bytes_(max_reply_bytes),
+      admin_(std::make_unique<SerialExecutor>()) {}
+
+RequestHandler::~RequestHandler() = default;
+
 void RequestHandler::Handle(const Message& request, Reply reply) {
+  // Every request gets a reply, even when something below throws (a library's bad_alloc on a
+  // hostile input, say): the request fails, the broker and the connection carry on.
+  auto answered = std::make_shared<std::atomic<bool>>(false);
+  Reply once = [reply = std::move(reply), answered](Message m) {
+    *answered = true;
+    reply(std::move(m));
+  };
+  try {
+    HandleOrThrow(request, once);
+  } catch (const std::exception& e) {
+    if (!*answered) {
+      once(MakeErrorMessage(higgins::wire::Error::UNKNOWN,
+                            std::string("the broker failed on this request: ") + e.what(),
+                            &request));
+    }
+  }
+}
+
+void RequestHandler::RunAdmin(const Message& request, Reply reply,
+                              Message (RequestHandler::*operation)(const Message&)) {
+  admin_->Post([this, request, reply = std::move(reply), operation] {
+    Message answer;
+    try {
+      answer = (this->*operation)(request);
+    } catch (const std::exception& e) {
+      answer = MakeErrorMessage(higgins::wire::Error::UNKNOWN,
+                                std::string("the broker failed on this request: ") + e.what(),
+                                &request);
+    }
+    reply(std::move(answer));
+  });
+}
+
+void RequestHandler::HandleOrThrow(const Message& request, const Reply& reply) {
   if (protocol::ReplyTypeOf(request.type()) && !protocol::HasBody(request)) {
     return reply(MakeErrorMessage(higgins::wire::Error::MALFORMED_MESSAGE,
                                   std::string(protocol::MessageTypeName(request.type())) +
@@ -77,17 +120,20 @@ void RequestHandler::Handle(const Message& request, Reply reply) {
     case Message::PING:
       return reply(Ping(request));
     case Message::PRODUCEREQUEST:
-      return Produce(request, std::move(reply));
+      return Produce(request, reply);
     case Message::GETINDEXREQUEST:
+      if (request.getindexrequest().wait_for_derived()) {
+        return WaitThenGetIndex(request, reply);
+      }
       return reply(GetIndex(request));
     case Message::METADATAREQUEST:
       return reply(Metadata(request));
     case Message::CREATECONFIGURATIONREQUEST:
-      return reply(CreateConfiguration(request));
+      return RunAdmin(request, reply, &RequestHandler::CreateConfiguration);
     case Message::DELETECONFIGURATIONREQUEST:
-      return reply(DeleteConfiguration(request));
+      return RunAdmin(request, reply, &RequestHandler::DeleteConfiguration);
     case Message::UPLOADMODULEREQUEST:
-      return reply(UploadModule(request));
+      return RunAdmin(request, reply, &RequestHandler::UploadModule);
     case Message::GETCURRENTTOPOGRAPHYREQUEST:
       return reply(GetTopography(request));
     case Message::CREATESUBSCRIPTIONREQUEST: {
@@ -158,29 +204,87 @@ Message RequestHandler::UploadModule(const Message& request) {
   Message r = ReplyTo(request, Message::UPLOADMODULERESPONSE);
   r.mutable_uploadmoduleresponse();  // present even when empty: clients test for the body
   const auto& body = request.uploadmodulerequest();
-  Status s = broker_->UploadModule(body.name(), body.value());
-  if (!s.ok()) SetError(r.mutable_uploadmoduleresponse(), s);
+  auto version = broker_->UploadModule(body.name(), body.value());
+  if (!version.ok()) {
+    SetError(r.mutable_uploadmoduleresponse(), version.status());
+  } else {
+    r.mutable_uploadmoduleresponse()->set_version(*version);
+  }
   return r;
 }
 
+namespace {
+
+std::chrono::milliseconds WaitTimeout(uint32_t ms) {
+  return std::chrono::milliseconds(ms == 0 ? 10'000 : ms);
+}
+
+}  // namespace
+
 void RequestHandler::Produce(const Message& request, Reply reply) {
   const auto& body = request.producerequest();
-  auto on_done = [reply = std::move(reply), r = ReplyTo(request, Message::PRODUCERESPONSE)](
-                     Result<ProduceResult> result) mutable {
+  auto on_done = [this, reply = std::move(reply), r = ReplyTo(request, Message::PRODUCERESPONSE),
+                  wait = body.wait_for_derived(), timeout = WaitTimeout(body.wait_timeout_ms()),
+                  stream = body.stream_name()](Result<ProduceResult> result) mutable {
     auto* response = r.mutable_produceresponse();
     if (!result.ok()) {
       SetError(response, result.status());
-    } else {
-      for (auto& key : result->partitions) response->add_partitions(std::move(key));
-      response->mutable_partition_indexes()->Add(result->partition_indexes.begin(),
-                                                 result->partition_indexes.end());
-      response->mutable_offsets()->Add(result->offsets.begin(), result->offsets.end());
-      response->set_timestamp(static_cast<uint64_t>(result->timestamp_ms));
+      return reply(std::move(r));
     }
-    reply(std::move(r));
+    for (const auto& key : result->partitions) response->add_partitions(key);
+    response->mutable_partition_indexes()->Add(result->partition_indexes.begin(),
+                                               result->partition_indexes.end());
+    response->mutable_offsets()->Add(result->offsets.begin(), result->offsets.end());
+    response->set_timestamp(static_cast<uint64_t>(result->timestamp_ms));
+    if (!wait) return reply(std::move(r));
+    broker_->WaitForDerived(
+        stream, *result, timeout,
+        [reply = std::move(reply), r = std::move(r)](Status s) mutable {
+          if (!s.ok()) {
+            SetError(r.mutable_produceresponse(),
+                     Status(s.code(), "the records were committed (their offsets are in this "
+                                      "reply), but " + s.message()));
+          }
+          reply(std::move(r));
+        });
   };
   broker_->Produce(body.stream_name(), body.payload(), FromProto(body.format()),
                    std::move(on_done));
+}
+
+void RequestHandler::WaitThenGetIndex(const Message& request, Reply reply) {
+  const auto& body = request.getindexrequest();
+  struct Pending {
+    std::mutex mu;
+    size_t left = 0;
+    Status first_error;
+    Message request;
+    Reply reply;
+  };
+  auto pending = std::make_shared<Pending>();
+  pending->left = static_cast<size_t>(body.indexes_size());
+  pending->request = request;
+  pending->reply = std::move(reply);
+  if (pending->left == 0) return pending->reply(GetIndex(request));
+  const auto timeout = WaitTimeout(body.wait_timeout_ms());
+  for (const auto& index : body.indexes()) {
+    auto key = protocol::DecodePartitionName(index.partition());
+    // A bad key is reported by the query itself.
+    broker_->WaitForQuery(index.stream(), key.ok() ? *key : std::string(), timeout,
+                          [this, pending](Status s) {
+                            {
+                              std::lock_guard lock(pending->mu);
+                              if (!s.ok() && pending->first_error.ok()) pending->first_error = s;
+                              if (--pending->left != 0) return;
+                            }
+                            if (!pending->first_error.ok()) {
+                              Message r = ReplyTo(pending->request, Message::GETINDEXRESPONSE);
+                              SetError(r.mutable_getindexresponse(), pending->first_error);
+                              return pending->reply(std::move(r));
+                            }
+                            pending->reply(GetIndex(pending->request));
+                          });
+  }
 }
 
 Message RequestHandler::GetIndex(const Message& request) {
@@ -284,7 +388,7 @@ Message RequestHandler::Metadata(const Message& request) {
     s->set_schema(info.decl.schema);
     s->set_partition_key(info.decl.partition_key);
     s->set_storage(info.decl.storage);
-    s->set_kind(std::string(config::StreamKindName(info.decl.kind)));
+    s->set_kind(info.kind);
     s->set_buckets(info.decl.buckets);
     s->set_partition_count(info.partition_count);
     s->set_record_count(info.record_count);

@@ -1,8 +1,10 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 
 #include "broker/broker.h"
+#include "broker/serial_executor.h"
 #include "higgins.pb.h"
 
 namespace higgins::broker {
@@ -17,11 +19,14 @@ class RequestHandler {
 
   /// `max_reply_bytes`: replies (GetIndex, Metadata) that would be larger are refused with
   /// ResourceExhausted instead; the frame limit of the connection.
-  RequestHandler(Broker* broker, size_t max_reply_bytes)
-      : broker_(broker), max_reply_bytes_(max_reply_bytes) {}
+  RequestHandler(Broker* broker, size_t max_reply_bytes);
+  ~RequestHandler();  // runs the administrative requests already received
 
-  /// Calls `reply` once: on this thread for everything but produce, whose reply comes from the
-  /// group committer's thread once the records are durable.
+  /// Calls `reply` once: on this thread for queries, metadata and pings; from the group
+  /// committer's thread for produces (once the records are durable) and from derived-stream
+  /// workers for read-your-writes waits; from one administrative thread, in arrival order, for
+  /// configuration changes and module uploads (which compile WebAssembly), so that those never
+  /// hold up a network thread. An exception below becomes an ERROR reply (UNKNOWN).
   void Handle(const higgins::wire::Message& request, Reply reply);
 
  private:
@@ -31,11 +36,18 @@ class RequestHandler {
   higgins::wire::Message GetTopography(const higgins::wire::Message& request);
   higgins::wire::Message UploadModule(const higgins::wire::Message& request);
   higgins::wire::Message GetIndex(const higgins::wire::Message& request);
+  /// GetIndex after WaitForQuery of every index (GetIndexRequest.wait_for_derived).
+  void WaitThenGetIndex(const higgins::wire::Message& request, Reply reply);
   higgins::wire::Message Metadata(const higgins::wire::Message& request);
   void Produce(const higgins::wire::Message& request, Reply reply);
+  void HandleOrThrow(const higgins::wire::Message& request, const Reply& reply);
+  void RunAdmin(const higgins::wire::Message& request, Reply reply,
+                higgins::wire::Message (RequestHandler::*operation)(
+                    const higgins::wire::Message&));
 
   Broker* broker_;
   size_t max_reply_bytes_;
+  std::unique_ptr<SerialExecutor> admin_;
 };
 
 /// An ERROR message (Error.type and message) answering `request`'s correlation id, if any.

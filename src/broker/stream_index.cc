@@ -63,6 +63,54 @@ const StreamIndex::KeyState* StreamIndex::FindKey(std::string_view key) const {
   return &it->second;
 }
 
+uint64_t StreamIndex::VisibleSequence(uint32_t bucket) const {
+  std::shared_lock lock(mu_);
+  return buckets_[bucket].visible;
+}
+
+std::vector<storage::EntryInfo> StreamIndex::VisibleEntries(uint32_t bucket,
+                                                            uint64_t from_sequence,
+                                                            size_t max_entries) const {
+  std::shared_lock lock(mu_);
+  const BucketState& b = buckets_[bucket];
+  auto it = std::upper_bound(b.entries.begin(), b.entries.end(), from_sequence,
+                             [](uint64_t s, const storage::EntryInfo& e) {
+                               return s < e.base_sequence;
+                             });
+  if (it != b.entries.begin()) --it;  // the entry holding `from_sequence`, if any
+  std::vector<storage::EntryInfo> out;
+  for (; it != b.entries.end() && out.size() < max_entries; ++it) {
+    if (it->base_sequence + it->row_count <= from_sequence) continue;
+    if (it->base_sequence + it->row_count > b.visible) break;
+    out.push_back(*it);
+  }
+  return out;
+}
+
+uint64_t StreamIndex::Count(std::string_view key) const {
+  std::shared_lock lock(mu_);
+  auto it = keys_.find(key);
+  return it == keys_.end() ? 0 : VisibleCount(it->second);
+}
+
+uint64_t StreamIndex::OffsetAtSequence(std::string_view key, uint64_t sequence) const {
+  std::shared_lock lock(mu_);
+  auto it = keys_.find(key);
+  if (it == keys_.end()) return 0;
+  const auto& s = it->second.sequences;
+  return static_cast<uint64_t>(std::lower_bound(s.begin(), s.end(), sequence) - s.begin());
+}
+
+void StreamIndex::ForEachPartition(
+    const std::function<void(std::string_view, uint32_t, std::span<const uint64_t>)>& fn) const {
+  std::shared_lock lock(mu_);
+  for (const auto& [key, state] : keys_) {
+    const uint64_t count = VisibleCount(state);
+    if (count == 0) continue;
+    fn(key, state.bucket, std::span<const uint64_t>(state.sequences.data(), count));
+  }
+}
+
 namespace {
 Status MissingPartition(std::string_view key) {
   return Status::NotFound("partition '" + std::string(key) + "' has no records");

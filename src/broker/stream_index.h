@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -65,6 +67,26 @@ class StreamIndex {
 
   /// The bucket's next sequence as recorded in the index (rows added so far).
   uint64_t NextSequence(uint32_t bucket) const;
+
+  // For derived-stream processors, which read a stream bucket by bucket in sequence order.
+
+  /// The bucket's visible rows end here (rows below it are readable).
+  uint64_t VisibleSequence(uint32_t bucket) const;
+  /// Visible entries of `bucket` holding rows at or after `from_sequence`, in sequence order,
+  /// at most `max_entries`.
+  std::vector<storage::EntryInfo> VisibleEntries(uint32_t bucket, uint64_t from_sequence,
+                                                 size_t max_entries) const;
+  /// Visible records of partition `key`; 0 when it has none.
+  uint64_t Count(std::string_view key) const;
+  /// How many records of `key` lie at bucket sequences below `sequence`: the offset of its first
+  /// record at or after `sequence`.
+  uint64_t OffsetAtSequence(std::string_view key, uint64_t sequence) const;
+  /// Calls `fn(key, bucket, sequences)` for every partition with visible records, where
+  /// `sequences[o]` is the bucket sequence of offset o (visible offsets only). Holds the
+  /// index's shared lock: `fn` must not call back into this index.
+  void ForEachPartition(
+      const std::function<void(std::string_view key, uint32_t bucket,
+                               std::span<const uint64_t> sequences)>& fn) const;
 
  private:
   struct KeyState {

@@ -332,15 +332,53 @@ Result<ProduceResult> StreamLog::Append(PreparedProduce& prepared, int64_t now_m
 }
 
 Status StreamLog::Publish(const PendingEntries& pending) {
-  std::lock_guard lock(write_mu_);
   Status status;
-  for (const auto& item : pending.items) {
-    index_.Publish(item.bucket, item.record.entry.base_sequence + item.record.entry.row_count);
-    if (!index_logs_.empty() && status.ok()) {
-      status = index_logs_[item.bucket]->Append(item.record);
+  {
+    std::lock_guard lock(write_mu_);
+    for (const auto& item : pending.items) {
+      index_.Publish(item.bucket, item.record.entry.base_sequence + item.record.entry.row_count);
+      if (!index_logs_.empty() && status.ok()) {
+        status = index_logs_[item.bucket]->Append(item.record);
+      }
     }
   }
+  if (listener_ && !pending.items.empty()) listener_();
   return status;
+}
+
+Result<ProduceResult> StreamLog::CommitNow(PreparedProduce& prepared, int64_t now_ms) {
+  if (!options_.sync) return CommitUnsynced(prepared, now_ms);
+  Status failed = failure();
+  if (!failed.ok()) return failed;
+  PendingEntries pending;
+  std::vector<storage::BucketLog*> touched;
+  auto result = Append(prepared, now_ms, &pending, &touched);
+  Status status = result.status();
+  for (size_t i = 0; status.ok() && i < touched.size(); ++i) status = touched[i]->Sync();
+  if (!status.ok()) {
+    if (failed = failure(); !failed.ok()) return failed;
+    MarkFailed(status);
+    return failure();
+  }
+  Status s = Publish(pending);
+  if (!s.ok()) spdlog::warn("stream '{}': index write failed: {}", name(), s.ToString());
+  return result;
+}
+
+Result<arrow::RecordBatch> StreamLog::ReadEntry(uint32_t bucket,
+                                                const storage::EntryInfo& entry) const {
+  if (cache_) {
+    if (auto cached = cache_->Get(bucket, entry.base_sequence)) return *std::move(cached);
+  }
+  HIGGINS_ASSIGN_OR_RETURN(auto batch, logs_[bucket]->Read(entry.location));
+  if (batch.num_rows() != entry.row_count) {
+    return Status::Corruption("stream '" + name() + "': entry at sequence " +
+                              std::to_string(entry.base_sequence) + " holds " +
+                              std::to_string(batch.num_rows()) + " rows, the index says " +
+                              std::to_string(entry.row_count));
+  }
+  if (cache_) cache_->Put(bucket, entry.base_sequence, batch);
+  return batch;
 }
 
 void StreamLog::MarkFailed(const Status& cause) {
@@ -382,20 +420,7 @@ Result<QueryRows> StreamLog::Materialize(const std::vector<RowRef>& rows) const 
     out.timestamps_ms.push_back(ref.entry.timestamp_ms);
     auto key = std::make_pair(ref.bucket, ref.entry.base_sequence);
     if (entries.count(key) == 0) {
-      if (cache_) {
-        if (auto cached = cache_->Get(ref.bucket, ref.entry.base_sequence)) {
-          entries.emplace(key, *std::move(cached));
-          continue;
-        }
-      }
-      HIGGINS_ASSIGN_OR_RETURN(auto batch, logs_[ref.bucket]->Read(ref.entry.location));
-      if (cache_) cache_->Put(ref.bucket, ref.entry.base_sequence, batch);
-      if (batch.num_rows() != ref.entry.row_count) {
-        return Status::Corruption("stream '" + name() + "': entry at sequence " +
-                                  std::to_string(ref.entry.base_sequence) + " holds " +
-                                  std::to_string(batch.num_rows()) + " rows, the index says " +
-                                  std::to_string(ref.entry.row_count));
-      }
+      HIGGINS_ASSIGN_OR_RETURN(auto batch, ReadEntry(ref.bucket, ref.entry));
       entries.emplace(key, std::move(batch));
     }
   }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -97,6 +98,10 @@ class StreamLog {
   /// `fsync = false`): appends and publishes at once on the caller's thread, serialised with
   /// other writers of the stream. Errors: as Append, or the stream's failure().
   Result<ProduceResult> CommitUnsynced(PreparedProduce& prepared, int64_t now_ms);
+  /// Appends, syncs (when Options::sync) and publishes at once on the caller's thread: how
+  /// derived-stream processors write. Errors: as Append and BucketLog::Sync; a failure takes
+  /// the stream offline (MarkFailed).
+  Result<ProduceResult> CommitNow(PreparedProduce& prepared, int64_t now_ms);
   /// Whether commits must sync (Options::sync); false sends produces through CommitUnsynced.
   bool syncs() const { return options_.sync; }
 
@@ -114,6 +119,17 @@ class StreamLog {
   /// index files (the entries are visible regardless; the index is rebuilt at restart).
   /// Thread-safe (serialised with other writers).
   Status Publish(const PendingEntries& pending);
+
+  /// Called after every Publish, on the publishing thread, without the stream's locks: must be
+  /// quick (derived-stream processors use it to schedule work). Set before the stream is shared.
+  void SetCommitListener(std::function<void()> listener) { listener_ = std::move(listener); }
+
+  /// The batch of a visible entry of `bucket` (through the entry cache). Errors: those of
+  /// BucketLog::Read; Corruption when its row count differs from the index's.
+  Result<arrow::RecordBatch> ReadEntry(uint32_t bucket, const storage::EntryInfo& entry) const;
+  int key_column() const { return key_column_; }
+  const std::string& partition_key() const { return options_.partition_key; }
+  bool durable() const { return options_.storage->durable(); }
 
   /// Writes buffered index records; with `sync`, fsyncs them.
   Status FlushIndex(bool sync);
@@ -157,6 +173,7 @@ class StreamLog {
   int64_t last_timestamp_ms_ = 0;
   mutable std::mutex failure_mu_;
   Status failure_;
+  std::function<void()> listener_;
 };
 
 }  // namespace higgins::broker

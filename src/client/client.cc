@@ -173,9 +173,12 @@ Result<std::string> Client::GetTopography() {
   });
 }
 
-Status Client::UploadModule(std::string_view name, std::span<const uint8_t> wasm) {
-  return StatusCall(*impl_->dispatcher_, wire::Message::UPLOADMODULERESPONSE,
-                    [&] { return client_internal::UploadModuleRequest(name, wasm); });
+Result<uint64_t> Client::UploadModule(std::string_view name, std::span<const uint8_t> wasm) {
+  return Guard([&]() -> Result<uint64_t> {
+    auto slot = impl_->dispatcher_->Send(client_internal::UploadModuleRequest(name, wasm));
+    HIGGINS_ASSIGN_OR_RETURN(wire::Message reply, slot->Take());
+    return client_internal::DecodeUploadModule(std::move(reply));
+  });
 }
 
 Result<std::vector<StreamInfo>> Client::Metadata(std::string_view stream) {
@@ -188,24 +191,28 @@ Result<std::vector<StreamInfo>> Client::Metadata(std::string_view stream) {
 
 // --- Produce -------------------------------------------------------------------------------------
 
-Pending<ProduceResult> Client::ProduceJsonAsync(std::string_view stream, std::string_view json) {
+Pending<ProduceResult> Client::ProduceJsonAsync(std::string_view stream, std::string_view json,
+                                                const CallOptions& options) {
   return SendAsync<ProduceResult>(
-      *impl_->dispatcher_, wire::Message::PRODUCEREQUEST, kDecodeProduce,
-      [&] { return client_internal::ProduceRequest(stream, std::string(json), wire::JSON); });
+      *impl_->dispatcher_, wire::Message::PRODUCEREQUEST, kDecodeProduce, [&] {
+        return client_internal::ProduceRequest(stream, std::string(json), wire::JSON, options);
+      });
 }
 
 Pending<ProduceResult> Client::ProduceIpcAsync(std::string_view stream,
-                                               std::span<const uint8_t> ipc) {
+                                               std::span<const uint8_t> ipc,
+                                               const CallOptions& options) {
   return SendAsync<ProduceResult>(
       *impl_->dispatcher_, wire::Message::PRODUCEREQUEST, kDecodeProduce, [&] {
         return client_internal::ProduceRequest(
             stream, std::string(reinterpret_cast<const char*>(ipc.data()), ipc.size()),
-            wire::ARROW_IPC);
+            wire::ARROW_IPC, options);
       });
 }
 
 Pending<ProduceResult> Client::ProduceAsync(std::string_view stream,
-                                            const arrow::RecordBatch& batch) {
+                                            const arrow::RecordBatch& batch,
+                                            const CallOptions& options) {
   auto ipc = Guard([&] { return client_internal::EncodeBatches({&batch, 1}); });
   if (!ipc.ok()) {
     return Pending<ProduceResult>(ReplySlot::Failed(wire::Message::PRODUCEREQUEST, ipc.status()),
@@ -213,31 +220,38 @@ Pending<ProduceResult> Client::ProduceAsync(std::string_view stream,
   }
   return SendAsync<ProduceResult>(
       *impl_->dispatcher_, wire::Message::PRODUCEREQUEST, kDecodeProduce,
-      [&] { return client_internal::ProduceRequest(stream, *std::move(ipc), wire::ARROW_IPC); });
+      [&] {
+        return client_internal::ProduceRequest(stream, *std::move(ipc), wire::ARROW_IPC, options);
+      });
 }
 
-Result<ProduceResult> Client::ProduceJson(std::string_view stream, std::string_view json) {
-  return ProduceJsonAsync(stream, json).Get();
+Result<ProduceResult> Client::ProduceJson(std::string_view stream, std::string_view json,
+                                          const CallOptions& options) {
+  return ProduceJsonAsync(stream, json, options).Get();
 }
 
-Result<ProduceResult> Client::Produce(std::string_view stream, const arrow::RecordBatch& batch) {
-  return ProduceAsync(stream, batch).Get();
+Result<ProduceResult> Client::Produce(std::string_view stream, const arrow::RecordBatch& batch,
+                                      const CallOptions& options) {
+  return ProduceAsync(stream, batch, options).Get();
 }
 
 Result<ProduceResult> Client::Produce(std::string_view stream,
-                                      std::span<const arrow::RecordBatch> batches) {
+                                      std::span<const arrow::RecordBatch> batches,
+                                      const CallOptions& options) {
   auto ipc = Guard([&] { return client_internal::EncodeBatches(batches); });
   if (!ipc.ok()) return ipc.status();
   return SendAsync<ProduceResult>(
              *impl_->dispatcher_, wire::Message::PRODUCEREQUEST, kDecodeProduce,
              [&] {
-               return client_internal::ProduceRequest(stream, *std::move(ipc), wire::ARROW_IPC);
+               return client_internal::ProduceRequest(stream, *std::move(ipc), wire::ARROW_IPC,
+                                                      options);
              })
       .Get();
 }
 
-Result<ProduceResult> Client::ProduceIpc(std::string_view stream, std::span<const uint8_t> ipc) {
-  return ProduceIpcAsync(stream, ipc).Get();
+Result<ProduceResult> Client::ProduceIpc(std::string_view stream, std::span<const uint8_t> ipc,
+                                         const CallOptions& options) {
+  return ProduceIpcAsync(stream, ipc, options).Get();
 }
 
 // --- Query ---------------------------------------------------------------------------------------
@@ -245,53 +259,57 @@ Result<ProduceResult> Client::ProduceIpc(std::string_view stream, std::span<cons
 namespace {
 
 Pending<Records> SendQuery(Dispatcher& dispatcher, std::string_view stream,
-                           std::string_view partition_key, const IndexQuery& query) {
+                           std::string_view partition_key, const IndexQuery& query,
+                           const CallOptions& options) {
   return SendAsync<Records>(dispatcher, wire::Message::GETINDEXREQUEST, kDecodeRecords, [&] {
-    return client_internal::QueryRequest(stream, partition_key, query);
+    return client_internal::QueryRequest(stream, partition_key, query, options);
   });
 }
 
 }  // namespace
 
 Pending<Records> Client::QueryAtAsync(std::string_view stream, std::string_view partition_key,
-                                      uint64_t offset) {
+                                      uint64_t offset, const CallOptions& options) {
   return SendQuery(*impl_->dispatcher_, stream, partition_key,
-                   {.type = wire::Index::OFFSET, .index = offset});
+                   {.type = wire::Index::OFFSET, .index = offset}, options);
 }
 
-Pending<Records> Client::QueryLatestAsync(std::string_view stream, std::string_view partition_key) {
-  return SendQuery(*impl_->dispatcher_, stream, partition_key, {.type = wire::Index::LATEST});
+Pending<Records> Client::QueryLatestAsync(std::string_view stream, std::string_view partition_key,
+                                          const CallOptions& options) {
+  return SendQuery(*impl_->dispatcher_, stream, partition_key, {.type = wire::Index::LATEST},
+                   options);
 }
 
 Pending<Records> Client::QueryRangeAsync(std::string_view stream, std::string_view partition_key,
-                                         uint64_t from, uint64_t to) {
+                                         uint64_t from, uint64_t to, const CallOptions& options) {
   return SendQuery(*impl_->dispatcher_, stream, partition_key,
-                   {.type = wire::Index::RANGE, .index = from, .end = to});
+                   {.type = wire::Index::RANGE, .index = from, .end = to}, options);
 }
 
 Pending<Records> Client::QueryAtTimeAsync(std::string_view stream, std::string_view partition_key,
-                                          uint64_t timestamp_ms) {
+                                          uint64_t timestamp_ms, const CallOptions& options) {
   return SendQuery(*impl_->dispatcher_, stream, partition_key,
-                   {.type = wire::Index::TIMESTAMP, .timestamp = timestamp_ms});
+                   {.type = wire::Index::TIMESTAMP, .timestamp = timestamp_ms}, options);
 }
 
 Result<Records> Client::QueryAt(std::string_view stream, std::string_view partition_key,
-                                uint64_t offset) {
-  return QueryAtAsync(stream, partition_key, offset).Get();
+                                uint64_t offset, const CallOptions& options) {
+  return QueryAtAsync(stream, partition_key, offset, options).Get();
 }
 
-Result<Records> Client::QueryLatest(std::string_view stream, std::string_view partition_key) {
-  return QueryLatestAsync(stream, partition_key).Get();
+Result<Records> Client::QueryLatest(std::string_view stream, std::string_view partition_key,
+                                    const CallOptions& options) {
+  return QueryLatestAsync(stream, partition_key, options).Get();
 }
 
 Result<Records> Client::QueryRange(std::string_view stream, std::string_view partition_key,
-                                   uint64_t from, uint64_t to) {
-  return QueryRangeAsync(stream, partition_key, from, to).Get();
+                                   uint64_t from, uint64_t to, const CallOptions& options) {
+  return QueryRangeAsync(stream, partition_key, from, to, options).Get();
 }
 
 Result<Records> Client::QueryAtTime(std::string_view stream, std::string_view partition_key,
-                                    uint64_t timestamp_ms) {
-  return QueryAtTimeAsync(stream, partition_key, timestamp_ms).Get();
+                                    uint64_t timestamp_ms, const CallOptions& options) {
+  return QueryAtTimeAsync(stream, partition_key, timestamp_ms, options).Get();
 }
 
 }  // namespace higgins

@@ -134,6 +134,11 @@ Result<std::string> DecodeTopography(wire::Message reply) {
   return std::move(*r->mutable_toml());
 }
 
+Result<uint64_t> DecodeUploadModule(wire::Message reply) {
+  HIGGINS_RETURN_IF_ERROR(DecodeStatusReply(reply, wire::Message::UPLOADMODULERESPONSE));
+  return reply.uploadmoduleresponse().version();
+}
+
 Result<ProduceResult> DecodeProduce(wire::Message reply) {
   HIGGINS_RETURN_IF_ERROR(CheckReplyType(reply, wire::Message::PRODUCERESPONSE));
   auto* r = reply.mutable_produceresponse();

@@ -29,6 +29,8 @@ Status CheckReplyType(const higgins::wire::Message& reply, higgins::wire::Messag
 Status DecodeStatusReply(const higgins::wire::Message& reply,
                          higgins::wire::Message::Type expected);
 
+/// UPLOADMODULERESPONSE: the version the upload created.
+Result<uint64_t> DecodeUploadModule(higgins::wire::Message reply);
 /// PONG: the echoed data.
 Result<std::string> DecodePong(higgins::wire::Message reply);
 /// GETCURRENTTOPOGRAPHYRESPONSE: the TOML text.

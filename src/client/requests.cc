@@ -1,5 +1,6 @@
 #include "client/requests.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "higgins/arrow/ipc/writer.h"
@@ -62,19 +63,32 @@ wire::Message MetadataRequest(std::string_view stream) {
   return m;
 }
 
+namespace {
+
+uint32_t WaitTimeoutMs(const CallOptions& options) {
+  const auto ms = options.wait_timeout.count();
+  return static_cast<uint32_t>(std::clamp<int64_t>(ms, 1, UINT32_MAX));
+}
+
+}  // namespace
+
 wire::Message ProduceRequest(std::string_view stream, std::string payload,
-                             wire::PayloadFormat format) {
+                             wire::PayloadFormat format, const CallOptions& options) {
   wire::Message m;
   m.set_type(wire::Message::PRODUCEREQUEST);
   auto* request = m.mutable_producerequest();
   request->set_stream_name(std::string(stream));
   request->set_payload(std::move(payload));
   request->set_format(format);
+  if (options.wait_for_derived) {
+    request->set_wait_for_derived(true);
+    request->set_wait_timeout_ms(WaitTimeoutMs(options));
+  }
   return m;
 }
 
 wire::Message QueryRequest(std::string_view stream, std::string_view partition_key,
-                           const IndexQuery& query) {
+                           const IndexQuery& query, const CallOptions& options) {
   wire::Message m;
   m.set_type(wire::Message::GETINDEXREQUEST);
   wire::Index* index = m.mutable_getindexrequest()->add_indexes();
@@ -84,6 +98,10 @@ wire::Message QueryRequest(std::string_view stream, std::string_view partition_k
   if (query.index) index->set_index(*query.index);
   if (query.end) index->set_end(*query.end);
   if (query.timestamp) index->set_timestamp(*query.timestamp);
+  if (options.wait_for_derived) {
+    m.mutable_getindexrequest()->set_wait_for_derived(true);
+    m.mutable_getindexrequest()->set_wait_timeout_ms(WaitTimeoutMs(options));
+  }
   return m;
 }
 

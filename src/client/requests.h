@@ -8,6 +8,7 @@
 
 #include "higgins.pb.h"
 #include "higgins/arrow/record_batch.h"
+#include "higgins/client.h"
 #include "higgins/result.h"
 
 namespace higgins::client_internal {
@@ -23,7 +24,8 @@ higgins::wire::Message UploadModuleRequest(std::string_view name, std::span<cons
 higgins::wire::Message MetadataRequest(std::string_view stream);
 /// `payload` is moved into the message.
 higgins::wire::Message ProduceRequest(std::string_view stream, std::string payload,
-                                      higgins::wire::PayloadFormat format);
+                                      higgins::wire::PayloadFormat format,
+                                      const CallOptions& options = {});
 
 /// One query of a GETINDEXREQUEST. The partition key is sent in the prototype's form
 /// (protocol::EncodePartitionName), which every broker version accepts.
@@ -34,7 +36,7 @@ struct IndexQuery {
   std::optional<uint64_t> timestamp;  // TIMESTAMP: ms since the Unix epoch
 };
 higgins::wire::Message QueryRequest(std::string_view stream, std::string_view partition_key,
-                                    const IndexQuery& query);
+                                    const IndexQuery& query, const CallOptions& options = {});
 
 /// What a request is called in error messages for people: "the produce request", "the query",
 /// "the ping", ...

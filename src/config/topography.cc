@@ -200,9 +200,67 @@ void CheckShape(const StreamDecl& stream, std::vector<std::string>* problems) {
   }
 }
 
+/// The rules a map or reduce stream's schema and storage follow (see Topography::Merge).
+void CheckUdfSchema(const Topography& topography, const StreamDecl& stream, const StreamDecl& base,
+                    std::vector<std::string>* problems) {
+  const SchemaDecl* schema = topography.FindSchema(stream.schema);
+  const SchemaDecl* base_schema = topography.FindSchema(base.schema);
+  if (schema == nullptr || base_schema == nullptr || !schema->schema || !base_schema->schema) {
+    return;
+  }
+  const arrow::Schema& out = *schema->schema;
+  const arrow::Schema& in = *base_schema->schema;
+  auto key = out.FieldIndex(stream.partition_key);
+  auto base_key = in.FieldIndex(base.partition_key);
+  if (key && base_key && !(out.field(*key).type == in.field(*base_key).type)) {
+    problems->push_back("partition key " + Quoted(stream.partition_key) + " has type " +
+                        arrow::TypeTag(out.field(*key).type) + "; it must have the type of " +
+                        Quoted(base.name) + "'s partition key " + Quoted(base.partition_key) +
+                        " (" + arrow::TypeTag(in.field(*base_key).type) + ")");
+  }
+  for (size_t f = 0; f < out.num_fields(); ++f) {
+    const arrow::Field& field = out.field(f);
+    if (key && f == *key) continue;
+    if (stream.kind == StreamKind::kMap) {
+      if (!field.nullable) {
+        problems->push_back("field " + Quoted(field.name) + " of schema " + Quoted(stream.schema) +
+                            " must be nullable in a map stream: a record whose UDF call fails "
+                            "is stored with every field but the partition key null");
+      }
+      continue;
+    }
+    auto from = in.FieldIndex(field.name);
+    if (from && !(in.field(*from).type == field.type)) {
+      problems->push_back("field " + Quoted(field.name) + " has type " +
+                          arrow::TypeTag(field.type) + " in schema " + Quoted(stream.schema) +
+                          " and " + arrow::TypeTag(in.field(*from).type) + " in " +
+                          Quoted(base.schema) + ": a reduce stream's first record of a " +
+                          "partition is its base's first record, so the types must match");
+    } else if (from && in.field(*from).nullable && !field.nullable) {
+      problems->push_back("field " + Quoted(field.name) + " is not nullable in schema " +
+                          Quoted(stream.schema) + " but nullable in " + Quoted(base.schema) +
+                          ": a reduce stream's first record of a partition is its base's first "
+                          "record, which may hold a null there");
+    } else if (!from && !field.nullable) {
+      problems->push_back("field " + Quoted(field.name) + " of schema " + Quoted(stream.schema) +
+                          " is not in " + Quoted(base.schema) + " and not nullable: a reduce " +
+                          "stream's first record of a partition is its base's first record");
+    }
+  }
+  const StorageDecl* storage = topography.FindStorage(stream.storage);
+  const StorageDecl* base_storage = topography.FindStorage(base.storage);
+  if (storage != nullptr && base_storage != nullptr && storage->type != "memory" &&
+      base_storage->type == "memory") {
+    problems->push_back("storage " + Quoted(stream.storage) + " keeps records across restarts " +
+                        "but the base " + Quoted(base.name) + " is on memory storage " +
+                        Quoted(base.storage) + ": put both on memory storage, or the base on " +
+                        "durable storage");
+  }
+}
+
 /// The problems of `stream` in the merged `topography`, each as "<problem>".
 std::vector<std::string> StreamProblems(const Topography& topography, const StreamDecl& stream,
-                                        const ModuleExists& module_exists) {
+                                        const ModuleCheck& module_check) {
   std::vector<std::string> problems;
   CheckShape(stream, &problems);
   const SchemaDecl* schema = topography.FindSchema(stream.schema);
@@ -234,10 +292,12 @@ std::vector<std::string> StreamProblems(const Topography& topography, const Stre
   if (!stream.base.empty() && base == nullptr) {
     problems.push_back("unknown base stream " + Quoted(stream.base));
   }
-  if ((stream.kind == StreamKind::kMap || stream.kind == StreamKind::kReduce) &&
-      !stream.fn.empty() && module_exists && !module_exists(stream.fn)) {
-    problems.push_back("module " + Quoted(stream.fn) +
-                       " has not been uploaded (upload it before the configuration that uses it)");
+  if ((stream.kind == StreamKind::kMap || stream.kind == StreamKind::kReduce)) {
+    if (!stream.fn.empty() && module_check) {
+      std::string problem = module_check(stream.fn, stream.kind);
+      if (!problem.empty()) problems.push_back(std::move(problem));
+    }
+    if (base != nullptr) CheckUdfSchema(topography, stream, *base, &problems);
   }
   if (stream.kind == StreamKind::kJoin) {
     for (const std::string& name : stream.join) {
@@ -314,7 +374,7 @@ std::vector<std::string> Cycles(const Topography& topography) {
 }  // namespace
 
 Result<MergeOutcome> Topography::Merge(const Configuration& config,
-                                       const ModuleExists& module_exists) {
+                                       const ModuleCheck& module_check) {
   Topography next = *this;
   MergeOutcome outcome;
   std::vector<std::string> problems;
@@ -379,7 +439,7 @@ Result<MergeOutcome> Topography::Merge(const Configuration& config,
     next.streams_.emplace(stream.name, std::move(stream));
   }
   for (const std::string& name : outcome.added_streams) {
-    for (const std::string& problem : StreamProblems(next, next.streams_.at(name), module_exists)) {
+    for (const std::string& problem : StreamProblems(next, next.streams_.at(name), module_check)) {
       problems.push_back("streams " + Quoted(name) + ": " + problem);
     }
   }

@@ -12,8 +12,10 @@
 
 namespace higgins::config {
 
-/// Answers whether a UDF module with this name has been uploaded.
-using ModuleExists = std::function<bool(std::string_view name)>;
+/// Checks the UDF module a map or reduce stream names: returns "" when a module of that name
+/// was uploaded and its `run` suits `kind`, else the problem (for example "module 'double' has
+/// not been uploaded (upload it before the configuration that uses it)").
+using ModuleCheck = std::function<std::string(std::string_view name, StreamKind kind)>;
 
 /// What a merge changed.
 struct MergeOutcome {
@@ -37,13 +39,18 @@ class Topography {
   ///    there are none, or several: "name one of 'a', 'b'"); without `buckets`, kDefaultBuckets;
   ///  - the merged whole must be valid: every stream's schema and storage exist; its partition
   ///    key is a field of its schema of type string, large_string or an integer type; a derived
-  ///    stream's base and join streams exist; map/reduce name a module for which
-  ///    `module_exists` is true; join `map` values are "stream.field" naming a participant
+  ///    stream's base and join streams exist; map/reduce name a module that `module_check`
+  ///    accepts (a null check accepts every module); a map or reduce stream's partition key has
+  ///    the type of its base's; a map stream's other fields are nullable (a record whose UDF
+  ///    call fails is stored with them null); every field of a reduce stream is a field of
+  ///    the same type in its base's schema or is nullable (a partition's first base record is
+  ///    its first reduce record); a map or reduce stream on durable storage has a base on
+  ///    durable storage (else after a restart the derived stream would be ahead of its base); join `map` values are "stream.field" naming a participant
   ///    (the base or a join stream) and a field of its schema, keys are fields of the derived
   ///    schema with the same type; window streams have a window and the base's schema;
   ///    derived streams form no cycle ("cycle: a -> b -> a").
   /// Errors: InvalidArgument listing every problem, one per line.
-  Result<MergeOutcome> Merge(const Configuration& config, const ModuleExists& module_exists);
+  Result<MergeOutcome> Merge(const Configuration& config, const ModuleCheck& module_check);
 
   /// Removes a declaration. `key` is "streams.<name>", "schema.<name>", "storage.<name>", or a
   /// bare stream name. Errors: NotFound; InvalidArgument when other declarations still refer

@@ -19,8 +19,13 @@ using testing::kWindowExample;
 class Modules {
  public:
   explicit Modules(std::set<std::string, std::less<>> names = {}) : names_(std::move(names)) {}
-  ModuleExists Exists() const {
-    return [this](std::string_view name) { return names_.count(name) > 0; };
+  ModuleCheck Exists() const {
+    return [this](std::string_view name, StreamKind) {
+      return names_.count(name) > 0 ? std::string()
+                                    : "module '" + std::string(name) +
+                                          "' has not been uploaded (upload it before the "
+                                          "configuration that uses it)";
+    };
   }
 
  private:

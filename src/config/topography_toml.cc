@@ -194,7 +194,7 @@ Result<Topography> Topography::Deserialize(std::string_view text) {
       internal::ReadConfiguration(root, /*allow_topography=*/true, &problems);
   if (!problems.empty()) return problems.ToStatus(/*by_line=*/true);
   Topography topography;
-  HIGGINS_RETURN_IF_ERROR(topography.Merge(config, [](std::string_view) { return true; }).status());
+  HIGGINS_RETURN_IF_ERROR(topography.Merge(config, nullptr).status());
 
   const toml::table* table = root["topography"].as_table();
   if (table == nullptr) return Corrupt("no [topography] table");

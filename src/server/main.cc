@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <asio.hpp>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <thread>
@@ -26,6 +27,10 @@ struct Flags {
   int64_t max_records_per_request = 1'000'000;
   uint64_t max_range_records = 10'000;
   int threads = 2;
+  int udf_workers = 2;
+  uint32_t udf_timeout_ms = 1000;
+  uint32_t udf_max_memory_mb = 64;
+  uint32_t max_module_mb = 32;
 };
 
 /// protobuf logs every string field with invalid UTF-8 it parses; a client could flood the log
@@ -50,6 +55,10 @@ int Run(const Flags& flags) {
   options.dir = flags.dir;
   options.max_records_per_request = flags.max_records_per_request;
   options.max_range_records = flags.max_range_records;
+  options.derived_workers = flags.udf_workers;
+  options.call_limits.deadline = std::chrono::milliseconds(flags.udf_timeout_ms);
+  options.engine_options.max_memory_pages = flags.udf_max_memory_mb * 16;  // 64 KiB pages
+  options.max_module_bytes = size_t{flags.max_module_mb} << 20;
   auto broker = higgins::broker::Broker::Open(options);
   if (!broker.ok()) {
     spdlog::critical("cannot open {}: {}", flags.dir, broker.status().ToString());
@@ -141,6 +150,21 @@ int main(int argc, char** argv) {
   app.add_option("--threads", flags.threads, "network threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
+  app.add_option("--udf-workers", flags.udf_workers,
+                 "threads running map and reduce UDFs (each with its own V8 isolate)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  app.add_option("--udf-timeout-ms", flags.udf_timeout_ms,
+                 "longest one UDF call may run before it is stopped")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 3'600'000u));
+  app.add_option("--udf-max-memory-mb", flags.udf_max_memory_mb,
+                 "largest linear memory of one UDF instance")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 4096u));
+  app.add_option("--max-module-mb", flags.max_module_mb, "largest UDF module accepted")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1024u));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -324,7 +324,7 @@ TEST_F(BrokerTest, TopographyAndModulesSurviveRestart) {
     higgins::wire::Message upload;
     upload.set_type(higgins::wire::Message::UPLOADMODULEREQUEST);
     upload.mutable_uploadmodulerequest()->set_name("double");
-    upload.mutable_uploadmodulerequest()->set_value(std::string("\0asm\x01\0\0\0", 8));
+    upload.mutable_uploadmodulerequest()->set_value(ReadExampleModule("double"));
     ASSERT_EQ(ReplyErrors(client->Call(upload)), "");
     ASSERT_EQ(ReplyErrors(client->CreateConfiguration(std::string(kFileConfig) + R"(
 [streams.result]

@@ -46,6 +46,10 @@ class BrokerProcess {
   int exit_status_ = 0;
 };
 
+/// The bytes of an SDK example module built by the normal build (sdk/examples/<name>.c, as
+/// <build>/sdk/examples/<name>.wasm): "double", "sum" or "computed". ADD_FAILURE when missing.
+std::string ReadExampleModule(const std::string& name);
+
 /// A fresh empty folder under /tmp, removed by the destructor.
 class TempDir {
  public:

@@ -241,9 +241,11 @@ TEST_F(ClientTest, DeleteConfigurationRemovesTheStream) {
 
 TEST_F(ClientTest, UploadModuleThenADerivedStreamNamesIt) {
   auto client = Connect();
-  const std::vector<uint8_t> wasm = {0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00};
-  Status uploaded = client->UploadModule("double", wasm);
-  ASSERT_TRUE(uploaded.ok()) << uploaded.ToString();
+  const std::string bytes = ReadExampleModule("double");
+  const std::vector<uint8_t> wasm(bytes.begin(), bytes.end());
+  auto uploaded = client->UploadModule("double", wasm);
+  ASSERT_TRUE(uploaded.ok()) << uploaded.status().ToString();
+  EXPECT_EQ(*uploaded, 1u);
   Status configured = client->UploadConfiguration(std::string(kQuickStart) + R"(
 [streams.result]
 base = "amount"
@@ -253,8 +255,13 @@ schema = "amount"
 fn = "double"
 )");
   EXPECT_TRUE(configured.ok()) << configured.ToString();
-  Status bad_name = client->UploadModule("../x", wasm);
-  EXPECT_EQ(bad_name.code(), StatusCode::kInvalidArgument) << bad_name.ToString();
+  auto bad_name = client->UploadModule("../x", wasm);
+  EXPECT_EQ(bad_name.status().code(), StatusCode::kInvalidArgument);
+  auto not_wasm = client->UploadModule("x", std::vector<uint8_t>{0x00, 'a', 's', 'm'});
+  EXPECT_EQ(not_wasm.status().code(), StatusCode::kInvalidArgument);
+  auto again = client->UploadModule("double", wasm);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, 2u);
 }
 
 TEST_F(ClientTest, MetadataListsStreamsPartitionsAndSchema) {

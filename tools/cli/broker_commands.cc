@@ -46,8 +46,9 @@ Status GetTopography(const BrokerOptions& broker) {
 Status UploadModule(const BrokerOptions& broker, const std::string& name, const std::string& path) {
   HIGGINS_ASSIGN_OR_RETURN(Buffer wasm, ReadAll(path, kMaxRequestBytes, kRequestLimit));
   HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
-  HIGGINS_RETURN_IF_ERROR(client->UploadModule(name, wasm.span()));
-  return WriteStdout("module " + name + " uploaded (" + std::to_string(wasm.size()) + " bytes)\n");
+  HIGGINS_ASSIGN_OR_RETURN(uint64_t version, client->UploadModule(name, wasm.span()));
+  return WriteStdout("module " + name + " version " + std::to_string(version) + " uploaded (" +
+                     std::to_string(wasm.size()) + " bytes)\n");
 }
 
 }  // namespace

@@ -36,6 +36,7 @@ struct ProduceOptions {
   std::string file = "-";
   std::string format = "json";
   uint64_t batch_rows = 5000;
+  bool wait_for_derived = false;
 };
 
 /// The input being produced, and how far it has been read.
@@ -302,6 +303,9 @@ Status Produce(const BrokerOptions& broker, const ProduceOptions& o) {
                             " streams for '" + o.stream + "'");
   }
   ProducePipeline pipeline(*client, o.stream, kWindow, input.name);
+  CallOptions call;
+  call.wait_for_derived = o.wait_for_derived;
+  pipeline.set_call_options(call);
   pipeline.set_partition_key(streams[0].partition_key);
   Progress progress{ProgressLine(input.size)};
   Status st = ProduceInput(input, streams[0].schema, o, pipeline, progress);
@@ -340,6 +344,9 @@ void AddProduceCommand(CLI::App& app, const BrokerOptions* broker, int* exit_cod
                    "IPC stream or file")
       ->check(CLI::IsMember({"json", "ndjson", "csv", "arrow"}))
       ->capture_default_str();
+  produce->add_flag("--wait-for-derived", o->wait_for_derived,
+                    "Count a request done only once the map and reduce streams fed by the "
+                    "stream have derived its records (read-your-writes; up to 10 s each)");
   produce->add_option("--batch-rows", o->batch_rows, "Records per produce request")
       ->check(UnsignedInteger())
       ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000}))

@@ -76,8 +76,20 @@ void ProducePipeline::WaitOldest() {
     if (after) produced_after_failure_ += result->num_rows();
     return;
   }
-  if (after) failed_after_failure_ += oldest.rows;
   const StatusCode code = result.status().code();
+  if (code == StatusCode::kDeadlineExceeded &&
+      result.status().message().starts_with("the records were committed")) {
+    // --wait-for-derived timed out: the broker committed the records (its reply says so).
+    produced_ += oldest.rows;
+    if (after) produced_after_failure_ += oldest.rows;
+    if (!failure_) {
+      failure_ = result.status();
+      failed_first_row_ = oldest.first_row + oldest.rows;
+      failed_rows_ = 0;
+    }
+    return;
+  }
+  if (after) failed_after_failure_ += oldest.rows;
   const bool connection = code == StatusCode::kIOError || code == StatusCode::kDeadlineExceeded;
   if (connection && !connection_failed_) {
     // This request and every one behind it were sent without a reply: in doubt.
@@ -162,7 +174,7 @@ Status ProducePipeline::SendOne(const std::vector<arrow::RecordBatch>& batches,
     failed_rows_ = 1;
     return *failure_;
   }
-  Pending<ProduceResult> reply = client_.ProduceIpcAsync(stream_, payload.span());
+  Pending<ProduceResult> reply = client_.ProduceIpcAsync(stream_, payload.span(), call_options_);
   in_flight_.push_back(InFlight{std::move(reply), std::move(payload), first_row, rows});
   return Status::OK();
 }

@@ -37,6 +37,8 @@ class ProducePipeline {
   /// null; a string key 1 to 4096 bytes without a zero byte), so a bad key is reported with its
   /// row in the whole input and nothing of its batch is sent.
   void set_partition_key(std::string name) { partition_key_ = std::move(name); }
+  /// Options of every produce request (read-your-writes).
+  void set_call_options(CallOptions options) { call_options_ = options; }
 
   /// Sends `batches` (non-empty, one schema) as one Arrow IPC stream; its rows are the input's
   /// rows from `first_row` on. Waits for the oldest reply first when `window` requests are in
@@ -76,6 +78,7 @@ class ProducePipeline {
 
   Client& client_;
   std::string stream_;
+  CallOptions call_options_;
   size_t window_;
   std::string input_name_;
   std::string partition_key_;

@@ -26,6 +26,7 @@ struct QueryOptions {
   uint64_t to = 0;
   std::string at_time;
   std::string output = "table";
+  CallOptions call;  // --wait-for-derived
   // Which selector was given.
   CLI::Option* offset_option = nullptr;
   CLI::Option* latest_option = nullptr;
@@ -129,7 +130,7 @@ Status QueryRange(Client& client, const QueryOptions& o, RecordsPrinter& printer
   uint64_t next = o.from;
   bool first = true;
   while (next < end) {
-    Result<Records> records = client.QueryRange(o.stream, o.partition, next, end);
+    Result<Records> records = client.QueryRange(o.stream, o.partition, next, end, o.call);
     if (!records.ok()) {
       // After the first reply, NotFound means the range ran past the partition's end.
       if (!first && records.status().code() == StatusCode::kNotFound) break;
@@ -159,10 +160,12 @@ Status QueryRange(Client& client, const QueryOptions& o, RecordsPrinter& printer
 
 // The one record of --offset, --latest or --at-time.
 Result<Records> QueryOne(Client& client, const QueryOptions& o) {
-  if (o.offset_option->count() > 0) return client.QueryAt(o.stream, o.partition, o.offset);
-  if (o.latest_option->count() > 0) return client.QueryLatest(o.stream, o.partition);
+  if (o.offset_option->count() > 0) {
+    return client.QueryAt(o.stream, o.partition, o.offset, o.call);
+  }
+  if (o.latest_option->count() > 0) return client.QueryLatest(o.stream, o.partition, o.call);
   HIGGINS_ASSIGN_OR_RETURN(uint64_t ms, ParseTimeArgument(o.at_time));
-  return client.QueryAtTime(o.stream, o.partition, ms);
+  return client.QueryAtTime(o.stream, o.partition, ms, o.call);
 }
 
 Status Run(const BrokerOptions& broker, const QueryOptions& o) {
@@ -211,6 +214,9 @@ void AddQueryCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code)
         return parsed.ok() ? std::string() : parsed.status().message();
       },
       "TIME"));
+  query->add_flag("--wait-for-derived", o->call.wait_for_derived,
+                  "On a map or reduce stream, first wait until it has derived every record its "
+                  "source holds for the partition (read-your-writes; up to 10 s)");
   query->add_option("-o,--output", o->output, "Output format")
       ->check(CLI::IsMember({"table", "json", "ndjson", "arrow"}))
       ->capture_default_str();

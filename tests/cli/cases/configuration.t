@@ -80,9 +80,9 @@ Run with --help or --help-all for more information.
 # A module is any bytes today (the broker does not validate WebAssembly yet); a map stream may
 # then name it as its `fn`.
 
-$ printf '\0asm\1\0\0\0' > double.wasm
+$ cp "$UDF_EXAMPLES/double.wasm" double.wasm
 $ higgins-cli --port $PORT upload-module --name double --file double.wasm
-module double uploaded (8 bytes)
+module double version 1 uploaded (* bytes) (glob)
 
 $ cat > map.toml <<'TOML'
 > [streams.doubled]
@@ -134,7 +134,16 @@ $ higgins-cli --port $PORT upload-module --name zero -f /dev/zero
 higgins-cli: ResourceExhausted: '/dev/zero' is larger than the largest request (67108864 bytes, --max-frame-bytes of the broker)
 [exit 1]
 
-# The broker takes modules of 1 byte to 32 MiB.
+# The broker checks a module before it takes it, and lists every problem.
+
+$ printf '\0asm\1\0\0\0' > empty-module.wasm
+$ higgins-cli --port $PORT upload-module --name nothing --file empty-module.wasm
+higgins-cli: InvalidArgument: module 'nothing' is not a valid UDF: the module has no memory; it must define one and export it as 'memory'
+higgins-cli: InvalidArgument: the module does not export '_malloc'
+higgins-cli: InvalidArgument: the module does not export 'run'
+[exit 1]
+
+# Modules are 1 byte to 32 MiB.
 
 $ higgins-cli --port $PORT upload-module --name empty -f - < /dev/null
 higgins-cli: InvalidArgument: module 'empty' is empty

@@ -1,0 +1,105 @@
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <future>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "broker/derived_stream.h"
+#include "higgins/result.h"
+#include "udf/engine.h"
+
+namespace higgins::broker {
+
+/// Runs the derived-stream processors: a pool of worker threads, each with its own UDF Sandbox
+/// (for V8, an isolate), picks streams that have unprocessed base records and steps them; a
+/// stream is stepped by one worker at a time. Commits schedule their dependents at once, so the
+/// lag of a derived stream is one processing step when workers are free.
+///
+/// It also answers read-your-writes waits (WaitUntil): conditions re-checked after every
+/// derived commit, failing with DeadlineExceeded when their deadline passes.
+///
+/// Thread-safety: every method may be called from any thread.
+class DerivedEngine {
+ public:
+  struct Options {
+    int workers = 2;
+    /// Chunks one worker processes for a stream before it lets other streams run.
+    int calls_per_turn = 16;
+  };
+  using Clock = std::chrono::steady_clock;
+
+  DerivedEngine(udf::Engine* engine, Options options);
+  ~DerivedEngine();  // Stop()
+
+  /// Starts the workers; each creates its Sandbox. Errors: those of Engine::NewSandbox.
+  Status Start();
+  /// Lets running steps finish, then stops the workers; pending waits fail with an IOError
+  /// "the broker is shutting down". Idempotent.
+  void Stop();
+
+  /// Adds a processor (scheduled at once: it may have a backlog) fed by commits of `input`.
+  void Add(std::shared_ptr<DerivedStream> stream, const std::string& input);
+  /// Removes a processor, waiting for a step in progress to end.
+  void Remove(const std::string& name);
+  /// A commit to `stream` (called by StreamLog's commit listener): schedules the processors
+  /// fed by it and re-checks waits.
+  void OnCommit(const std::string& stream);
+
+  /// Calls `done(OK)` once `caught_up()` is true (checked now and after each commit to a
+  /// derived stream), or `done(DeadlineExceeded(describe()))` at `deadline`. `caught_up` runs
+  /// under the engine's wait lock: it must only read stream indexes.
+  void WaitUntil(std::function<bool()> caught_up, Clock::time_point deadline,
+                 std::function<std::string()> describe, std::function<void(Status)> done);
+
+  /// Processors' counters, by derived stream name: {processed, failed}.
+  std::map<std::string, std::pair<uint64_t, uint64_t>> Counters() const;
+
+ private:
+  struct Slot {
+    std::shared_ptr<DerivedStream> stream;
+    std::string input;
+    bool queued = false;
+    bool running = false;
+    bool again = false;  // a commit arrived while running
+    bool removed = false;
+  };
+  struct Waiter {
+    std::function<bool()> caught_up;
+    Clock::time_point deadline;
+    std::function<std::string()> describe;
+    std::function<void(Status)> done;
+  };
+
+  void Work(std::promise<Status>* started);
+  void ScheduleLocked(const std::shared_ptr<Slot>& slot);
+  void CheckWaiters();
+  void Timer();
+
+  udf::Engine* const engine_;
+  const Options options_;
+  mutable std::mutex mu_;
+  std::condition_variable work_cv_;
+  std::condition_variable idle_cv_;  // a slot stopped running
+  std::map<std::string, std::shared_ptr<Slot>, std::less<>> slots_;
+  std::deque<std::shared_ptr<Slot>> ready_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+
+  std::mutex wait_mu_;
+  std::condition_variable timer_cv_;
+  std::list<Waiter> waiters_;
+  bool timer_stop_ = false;
+  std::thread timer_;
+};
+
+}  // namespace higgins::broker
