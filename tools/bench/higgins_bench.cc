@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "derived_lag.h"
 #include "load_runner.h"
 #include "workload.h"
 
@@ -218,6 +219,56 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 3'600'000));
   app.add_flag("--json", f.json, "print the result as one JSON object");
+
+  higgins::bench::DerivedLagOptions lag;
+  auto* lag_cmd = app.add_subcommand(
+      "derived-lag",
+      "the time from a produce's acknowledgement until its record can be read from a map stream "
+      "(UDF), under open-loop load; --host, --port, --timeout-ms and --json apply too");
+  lag_cmd->fallthrough();  // the options above (--port, --json, ...) may follow the subcommand
+  lag_cmd->add_option("--module", lag.module_path,
+                      "the map's WebAssembly module: the SDK example double.wasm "
+                      "(<build>/sdk/examples/double.wasm)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  lag_cmd->add_option("--storage", lag.storage, "storage of both streams: memory or file")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"memory", "file"}));
+  lag_cmd->add_option("--rate", lag.rate, "records per second, on a fixed schedule")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 10'000'000.0));
+  lag_cmd->add_option("--batch", lag.batch, "records per produce request")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 100'000u));
+  lag_cmd->add_option("--keys", lag.keys, "partition keys k0..k{n-1}, round-robin")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 100'000'000u));
+  lag_cmd->add_option("--seconds", lag.seconds, "measured seconds per phase")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  lag_cmd->add_option("--warmup", lag.warmup_seconds, "unmeasured seconds before each phase")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  lag_cmd->add_option("--probe-connections", lag.query_connections,
+                      "connections carrying the probe queries")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  lag_cmd->add_option("--max-in-flight", lag.max_in_flight,
+                      "unacknowledged produce requests at most (the broker allows 1024)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  lag_cmd->add_option("--phases", lag.phases,
+                      "both (baseline: probe the source without waiting; then derived: probe "
+                      "the map stream with wait_for_derived), baseline or derived")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"both", "baseline", "derived"}));
   CLI11_PARSE(app, argc, argv);
+  if (*lag_cmd) {
+    lag.host = f.host;
+    lag.port = f.port;
+    lag.timeout_ms = f.timeout_ms;
+    lag.json = f.json;
+    return higgins::bench::RunDerivedLag(lag);
+  }
   return higgins::bench::Run(f);
 }
