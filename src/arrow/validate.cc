@@ -42,13 +42,46 @@ Status ValidateOffsets(const ArrayData& d) {
   return Status::OK();
 }
 
-Status ValidateUtf8(const Array& a) {
+Status ValidateUtf8Slots(const Array& a) {
   for (int64_t i = 0; i < a.length(); ++i) {
     if (a.IsValid(i) && !IsValidUtf8(a.BinaryValue(i))) {
       return Corrupt("invalid UTF-8 in slot " + std::to_string(i));
     }
   }
   return Status::OK();
+}
+
+// Whether the slots' bytes, taken together, are valid UTF-8 and every offset falls on a
+// character boundary: then each slot is valid UTF-8 on its own. One pass over the data instead
+// of one call per slot; the offsets were validated before (ValidateOffsets).
+template <typename OffsetT>
+bool AllSlotsUtf8(const ArrayData& d) {
+  const int64_t n = d.length;
+  if (n == 0) return true;
+  const uint8_t* offsets = d.buffers[1].data() + d.offset * int64_t{sizeof(OffsetT)};
+  const auto at = [&](int64_t i) {
+    return bit_util::LoadLE<OffsetT>(offsets + i * int64_t{sizeof(OffsetT)});
+  };
+  const int64_t first = at(0), last = at(n);
+  const uint8_t* data = d.buffers[2].data();
+  if (!IsValidUtf8(std::string_view(reinterpret_cast<const char*>(data) + first,
+                                    static_cast<size_t>(last - first)))) {
+    return false;
+  }
+  bool continuation = false;  // an inner offset pointing at a continuation byte 10xxxxxx
+  for (int64_t i = 1; i < n; ++i) {
+    const int64_t o = at(i);
+    continuation |= o < last && (data[o] & 0xC0) == 0x80;
+  }
+  return !continuation;
+}
+
+Status ValidateUtf8(const Array& a) {
+  const ArrayData& d = a.data();
+  const bool fast = d.type.layout() == Layout::kLargeVarBinary ? AllSlotsUtf8<int64_t>(d)
+                                                               : AllSlotsUtf8<int32_t>(d);
+  // Otherwise some slot is invalid, or only a null slot's bytes are: decide slot by slot.
+  return fast ? Status::OK() : ValidateUtf8Slots(a);
 }
 
 }  // namespace

@@ -66,6 +66,28 @@ TEST(ValidateFullTest, InvalidUtf8BehindNullIsIgnored) {
   EXPECT_TRUE(ValidateFull(a).ok());
 }
 
+TEST(ValidateFullTest, ACharacterSplitAcrossTwoSlotsIsInvalid) {
+  // "é" is C3 A9: valid as a whole buffer, but slot 0 ends and slot 1 starts inside it.
+  Array a = Make(DataType::Utf8(), 3, 0,
+                 {Buffer(), Values<int32_t>({0, 1, 2, 3}), Buffer::Copy(std::string_view("a\xC3\xA9"))});
+  EXPECT_EQ(ValidateFull(a).message(), "invalid UTF-8 in slot 1");
+  Array large = Make(DataType::LargeUtf8(), 2, 0,
+                     {Buffer(), Values<int64_t>({0, 2, 3}), Buffer::Copy(std::string_view("a\xC3\xA9"))});
+  EXPECT_EQ(ValidateFull(large).message(), "invalid UTF-8 in slot 0");
+  // Split between two null slots, the bytes are nobody's value.
+  Array nulls = Make(DataType::Utf8(), 3, 2,
+                     {Bytes({0x01}), Values<int32_t>({0, 1, 2, 3}), Buffer::Copy(std::string_view("a\xC3\xA9"))});
+  EXPECT_TRUE(ValidateFull(nulls).ok());
+}
+
+TEST(ValidateFullTest, SlicedValidUtf8) {
+  Array a = Make(DataType::Utf8(), 3, 0,
+                 {Buffer(), Values<int32_t>({0, 2, 4, 8}), Buffer::Copy(std::string_view("\xC3\xA9\xC3\xA9\xF0\x9F\x98\x80"))});
+  EXPECT_TRUE(ValidateFull(a).ok());
+  EXPECT_TRUE(ValidateFull(a.Slice(1, 2)).ok());
+  EXPECT_TRUE(ValidateFull(a.Slice(3, 0)).ok());
+}
+
 TEST(ValidateFullTest, ValuesBufferTooSmall) {
   Array a = Make(DataType::Int64(), 3, 0, {Buffer(), Values<int64_t>({1, 2})});
   EXPECT_EQ(ValidateFull(a).message(), "values buffer has 16 bytes, needs 24");

@@ -136,7 +136,10 @@ Result<std::shared_ptr<StreamLog>> Broker::OpenStream(const config::Topography& 
   auto fsync = storage_options.find("fsync");
   options.sync = fsync == storage_options.end() || fsync->second != "false";
   HIGGINS_ASSIGN_OR_RETURN(auto log, StreamLog::Open(std::move(options)));
-  log->SetCommitListener([engine = derived_.get(), name = decl.name] { engine->OnCommit(name); });
+  log->SetCommitListener([engine = derived_.get(), name = decl.name](
+                             const std::vector<std::string_view>& keys) {
+    engine->OnCommit(name, keys);
+  });
   return std::shared_ptr<StreamLog>(std::move(log));
 }
 
@@ -481,7 +484,12 @@ void Broker::Wait(std::vector<std::shared_ptr<StreamLog>> streams,
     return "derived streams did not catch up within " + std::to_string(timeout.count()) +
            " ms: " + behind;
   };
-  derived_->WaitUntil(std::move(caught_up), DerivedEngine::Clock::now() + timeout,
+  std::vector<DerivedEngine::Watch> watches;
+  for (const auto& stream : shared->first) {
+    for (const auto& [key, count] : shared->second) watches.push_back({stream->name(), key});
+  }
+  derived_->WaitUntil(std::move(watches), std::move(caught_up),
+                      DerivedEngine::Clock::now() + timeout,
                       std::move(describe), std::move(done));
 }
 

@@ -1,5 +1,7 @@
 #include "broker/derived_engine.h"
 
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 namespace higgins::broker {
@@ -33,15 +35,17 @@ void DerivedEngine::Stop() {
   work_cv_.notify_all();
   for (auto& worker : workers_) worker.join();
   workers_.clear();
-  std::list<Waiter> left;
+  std::vector<Finished> left;
   {
     std::lock_guard lock(wait_mu_);
     timer_stop_ = true;
-    left.swap(waiters_);
+    while (!waiters_.empty()) {
+      FinishLocked(waiters_.begin()->first, Status::IOError("the broker is shutting down"), &left);
+    }
   }
   timer_cv_.notify_all();
   if (timer_.joinable()) timer_.join();
-  for (auto& w : left) w.done(Status::IOError("the broker is shutting down"));
+  for (auto& f : left) f.waiter.done(f.status);
 }
 
 void DerivedEngine::Work(std::promise<Status>* started) {
@@ -106,26 +110,59 @@ void DerivedEngine::Remove(const std::string& name) {
   idle_cv_.wait(lock, [&] { return !slot->running; });
 }
 
-void DerivedEngine::OnCommit(const std::string& stream) {
+void DerivedEngine::OnCommit(const std::string& stream,
+                             const std::vector<std::string_view>& keys) {
   {
     std::lock_guard lock(mu_);
     for (auto& [name, slot] : slots_) {
       if (slot->input == stream) ScheduleLocked(slot);
     }
   }
-  CheckWaiters();
+  std::vector<Finished> finished;
+  {
+    std::lock_guard lock(wait_mu_);
+    if (watching_.empty()) return;
+    std::vector<uint64_t> candidates;
+    std::string id;
+    for (std::string_view key : keys) {
+      WatchId(stream, key, &id);
+      auto [first, last] = watching_.equal_range(id);
+      for (auto it = first; it != last; ++it) candidates.push_back(it->second);
+    }
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    for (uint64_t w : candidates) {
+      if (waiters_.at(w).caught_up()) FinishLocked(w, Status::OK(), &finished);
+    }
+  }
+  for (auto& f : finished) f.waiter.done(f.status);
 }
 
-void DerivedEngine::WaitUntil(std::function<bool()> caught_up, Clock::time_point deadline,
-                              std::function<std::string()> describe,
+void DerivedEngine::WatchId(std::string_view stream, std::string_view key, std::string* id) {
+  id->assign(stream);
+  id->push_back('\0');
+  id->append(key);
+}
+
+void DerivedEngine::WaitUntil(std::vector<Watch> watches, std::function<bool()> caught_up,
+                              Clock::time_point deadline, std::function<std::string()> describe,
                               std::function<void(Status)> done) {
   {
     std::lock_guard lock(wait_mu_);
     if (!timer_stop_) {
       if (!caught_up()) {
-        waiters_.push_back(
-            Waiter{std::move(caught_up), deadline, std::move(describe), std::move(done)});
-        timer_cv_.notify_one();
+        const uint64_t w = next_waiter_++;
+        Waiter waiter{std::move(caught_up), std::move(describe), std::move(done), {}, {}};
+        for (const Watch& watch : watches) {
+          std::string id;
+          WatchId(watch.stream, watch.key, &id);
+          watching_.emplace(id, w);
+          waiter.watch_ids.push_back(std::move(id));
+        }
+        const bool earliest = deadlines_.empty() || deadline < deadlines_.begin()->first;
+        waiter.deadline = deadlines_.emplace(deadline, w);
+        waiters_.emplace(w, std::move(waiter));
+        if (earliest) timer_cv_.notify_one();
         return;
       }
     }
@@ -133,44 +170,49 @@ void DerivedEngine::WaitUntil(std::function<bool()> caught_up, Clock::time_point
   done(timer_stop_ ? Status::IOError("the broker is shutting down") : Status::OK());
 }
 
-void DerivedEngine::CheckWaiters() {
-  std::list<Waiter> finished;
-  std::vector<Status> outcomes;
-  {
-    std::lock_guard lock(wait_mu_);
-    if (waiters_.empty()) return;
-    const auto now = Clock::now();
-    for (auto it = waiters_.begin(); it != waiters_.end();) {
-      if (it->caught_up()) {
-        outcomes.push_back(Status::OK());
-      } else if (it->deadline <= now) {
-        outcomes.push_back(Status::DeadlineExceeded(it->describe()));
-      } else {
-        ++it;
-        continue;
+size_t DerivedEngine::PendingWaits() const {
+  std::lock_guard lock(wait_mu_);
+  return waiters_.size();
+}
+
+void DerivedEngine::FinishLocked(uint64_t id, Status status, std::vector<Finished>* out) {
+  auto it = waiters_.find(id);
+  Waiter& waiter = it->second;
+  for (const std::string& watch : waiter.watch_ids) {
+    auto [first, last] = watching_.equal_range(watch);
+    for (auto w = first; w != last; ++w) {
+      if (w->second == id) {
+        watching_.erase(w);
+        break;
       }
-      auto next = std::next(it);
-      finished.splice(finished.end(), waiters_, it);
-      it = next;
     }
   }
-  size_t i = 0;
-  for (auto& w : finished) w.done(outcomes[i++]);
+  deadlines_.erase(waiter.deadline);
+  out->push_back(Finished{std::move(waiter), std::move(status)});
+  waiters_.erase(it);
 }
 
 void DerivedEngine::Timer() {
   std::unique_lock lock(wait_mu_);
   while (!timer_stop_) {
-    auto next = Clock::time_point::max();
-    for (const auto& w : waiters_) next = std::min(next, w.deadline);
-    if (next == Clock::time_point::max()) {
+    if (deadlines_.empty()) {
       timer_cv_.wait(lock);
     } else {
-      timer_cv_.wait_until(lock, next);
+      timer_cv_.wait_until(lock, deadlines_.begin()->first);
     }
     if (timer_stop_) break;
+    std::vector<Finished> finished;
+    const auto now = Clock::now();
+    while (!deadlines_.empty() && deadlines_.begin()->first <= now) {
+      const uint64_t w = deadlines_.begin()->second;
+      Waiter& waiter = waiters_.at(w);
+      FinishLocked(w,
+                   waiter.caught_up() ? Status::OK() : Status::DeadlineExceeded(waiter.describe()),
+                   &finished);
+    }
+    if (finished.empty()) continue;
     lock.unlock();
-    CheckWaiters();
+    for (auto& f : finished) f.waiter.done(f.status);
     lock.lock();
   }
 }

@@ -6,11 +6,12 @@
 #include <deque>
 #include <functional>
 #include <future>
-#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <thread>
 #include <vector>
 
@@ -25,8 +26,10 @@ namespace higgins::broker {
 /// stream is stepped by one worker at a time. Commits schedule their dependents at once, so the
 /// lag of a derived stream is one processing step when workers are free.
 ///
-/// It also answers read-your-writes waits (WaitUntil): conditions re-checked after every
-/// derived commit, failing with DeadlineExceeded when their deadline passes.
+/// It also answers read-your-writes waits (WaitUntil): each wait names the (stream, partition
+/// key) pairs it depends on and is re-checked only after a commit that touches one of them, so
+/// a commit costs in proportion to the waits on its own keys, not to every pending wait. Waits
+/// fail with DeadlineExceeded when their deadline passes.
 ///
 /// Thread-safety: every method may be called from any thread.
 class DerivedEngine {
@@ -51,15 +54,25 @@ class DerivedEngine {
   void Add(std::shared_ptr<DerivedStream> stream, const std::string& input);
   /// Removes a processor, waiting for a step in progress to end.
   void Remove(const std::string& name);
-  /// A commit to `stream` (called by StreamLog's commit listener): schedules the processors
-  /// fed by it and re-checks waits.
-  void OnCommit(const std::string& stream);
+  /// A commit to `stream` of records with partition keys `keys` (called by StreamLog's commit
+  /// listener): schedules the processors fed by it and re-checks the waits watching one of
+  /// those keys of that stream.
+  void OnCommit(const std::string& stream, const std::vector<std::string_view>& keys);
 
-  /// Calls `done(OK)` once `caught_up()` is true (checked now and after each commit to a
-  /// derived stream), or `done(DeadlineExceeded(describe()))` at `deadline`. `caught_up` runs
-  /// under the engine's wait lock: it must only read stream indexes.
-  void WaitUntil(std::function<bool()> caught_up, Clock::time_point deadline,
-                 std::function<std::string()> describe, std::function<void(Status)> done);
+  /// A partition a wait depends on.
+  struct Watch {
+    std::string stream;
+    std::string key;
+  };
+  /// Calls `done(OK)` once `caught_up()` is true (checked now and after each commit to one of
+  /// `watches`), or `done(DeadlineExceeded(describe()))` at `deadline`. `caught_up` runs under
+  /// the engine's wait lock: it must only read stream indexes, and it may only become true
+  /// through commits to `watches`.
+  void WaitUntil(std::vector<Watch> watches, std::function<bool()> caught_up,
+                 Clock::time_point deadline, std::function<std::string()> describe,
+                 std::function<void(Status)> done);
+  /// Pending waits (for tests and metadata).
+  size_t PendingWaits() const;
 
   /// Processors' counters, by derived stream name: {processed, failed}.
   std::map<std::string, std::pair<uint64_t, uint64_t>> Counters() const;
@@ -75,14 +88,22 @@ class DerivedEngine {
   };
   struct Waiter {
     std::function<bool()> caught_up;
-    Clock::time_point deadline;
     std::function<std::string()> describe;
     std::function<void(Status)> done;
+    std::vector<std::string> watch_ids;  // WatchId of each watch
+    std::multimap<Clock::time_point, uint64_t>::iterator deadline;
+  };
+  struct Finished {
+    Waiter waiter;
+    Status status;
   };
 
   void Work(std::promise<Status>* started);
   void ScheduleLocked(const std::shared_ptr<Slot>& slot);
-  void CheckWaiters();
+  /// "<stream>\0<key>" (stream names hold no NUL), the index of watching_.
+  static void WatchId(std::string_view stream, std::string_view key, std::string* id);
+  /// Removes waiter `id` from every index and moves it to `out` with `status`.
+  void FinishLocked(uint64_t id, Status status, std::vector<Finished>* out);
   void Timer();
 
   udf::Engine* const engine_;
@@ -95,9 +116,12 @@ class DerivedEngine {
   bool stopping_ = false;
   std::vector<std::thread> workers_;
 
-  std::mutex wait_mu_;
+  mutable std::mutex wait_mu_;
   std::condition_variable timer_cv_;
-  std::list<Waiter> waiters_;
+  uint64_t next_waiter_ = 0;
+  std::unordered_map<uint64_t, Waiter> waiters_;
+  std::multimap<Clock::time_point, uint64_t> deadlines_;     // -> waiter id
+  std::unordered_multimap<std::string, uint64_t> watching_;  // WatchId -> waiter id
   bool timer_stop_ = false;
   std::thread timer_;
 };

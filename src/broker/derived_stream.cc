@@ -70,54 +70,71 @@ Result<bool> DerivedStream::StepChunks(udf::Sandbox* sandbox, int max_calls) {
   int calls = 0;
   for (uint32_t b = 0; b < base.buckets() && calls < max_calls; ++b) {
     while (calls < max_calls) {
-      auto entries = base.index().VisibleEntries(b, cursor_[b], 1);
+      auto entries = base.index().VisibleEntries(b, cursor_[b], options_.max_entries_per_call);
       if (entries.empty()) break;
-      const storage::EntryInfo& entry = entries.front();
-      HIGGINS_ASSIGN_OR_RETURN(arrow::RecordBatch batch, base.ReadEntry(b, entry));
-      const int64_t start = static_cast<int64_t>(cursor_[b] - entry.base_sequence);
-      const int64_t n = std::min<int64_t>(entry.row_count - start, rows_per_call_);
+      // Consecutive entries up to rows_per_call_ rows: one call, one derived commit.
       Chunk chunk;
-      chunk.batch = batch.Slice(start, n);
-      chunk.timestamp_ms = entry.timestamp_ms;
+      std::vector<arrow::RecordBatch> slices;
       std::unordered_map<std::string_view, uint32_t> key_ids;
       std::vector<uint32_t> in_chunk;  // rows of each key already taken in this chunk
-      const arrow::Array& key_column = chunk.batch.column(base.key_column());
       std::string key;
-      for (int64_t r = 0; r < n; ++r) {
-        Status s = PartitionKeyOf(key_column, r, &key);
-        if (!s.ok()) {
-          return Status::Corruption("stream '" + base.name() + "': sequence " +
-                                    std::to_string(entry.base_sequence + start + r) +
-                                    " has no valid partition key: " + s.message());
+      uint64_t position = cursor_[b];
+      int64_t chunk_rows = 0;
+      for (const storage::EntryInfo& entry : entries) {
+        if (chunk_rows >= rows_per_call_) break;
+        HIGGINS_ASSIGN_OR_RETURN(arrow::RecordBatch batch, base.ReadEntry(b, entry));
+        const int64_t start = static_cast<int64_t>(position - entry.base_sequence);
+        const int64_t n = std::min<int64_t>(entry.row_count - start, rows_per_call_ - chunk_rows);
+        arrow::RecordBatch slice = batch.Slice(start, n);
+        const arrow::Array& key_column = slice.column(base.key_column());
+        for (int64_t r = 0; r < n; ++r) {
+          Status s = PartitionKeyOf(key_column, r, &key);
+          if (!s.ok()) {
+            return Status::Corruption("stream '" + base.name() + "': sequence " +
+                                      std::to_string(entry.base_sequence + start + r) +
+                                      " has no valid partition key: " + s.message());
+          }
+          auto [next, fresh] = next_offset_.try_emplace(key);
+          if (fresh) {
+            next->second = base.index().OffsetAtSequence(key, entry.base_sequence + start + r);
+          }
+          const uint64_t offset = next->second++;
+          auto [done, fresh_count] = derived_count_.try_emplace(key);
+          if (fresh_count) done->second = options_.derived->index().Count(key);
+          uint32_t id;
+          if (auto it = key_ids.find(next->first); it != key_ids.end()) {
+            id = it->second;
+          } else {
+            id = static_cast<uint32_t>(chunk.keys.size());
+            chunk.keys.push_back(key);
+            in_chunk.push_back(0);
+            key_ids.emplace(next->first, id);
+          }
+          const uint64_t expected = done->second + in_chunk[id];
+          if (offset < expected) continue;  // derived before a restart
+          if (offset > expected) {
+            return Status::Internal("stream '" + name() + "': partition '" + key + "' is at " +
+                                    std::to_string(expected) + " but the next base record is " +
+                                    std::to_string(offset));
+          }
+          ++in_chunk[id];
+          chunk.rows.push_back(Row{chunk_rows + r, id, offset});
         }
-        auto [next, fresh] = next_offset_.try_emplace(key);
-        if (fresh) {
-          next->second = base.index().OffsetAtSequence(key, entry.base_sequence + start + r);
-        }
-        const uint64_t offset = next->second++;
-        auto [done, fresh_count] = derived_count_.try_emplace(key);
-        if (fresh_count) done->second = options_.derived->index().Count(key);
-        uint32_t id;
-        if (auto it = key_ids.find(next->first); it != key_ids.end()) {
-          id = it->second;
-        } else {
-          id = static_cast<uint32_t>(chunk.keys.size());
-          chunk.keys.push_back(key);
-          in_chunk.push_back(0);
-          key_ids.emplace(next->first, id);
-        }
-        const uint64_t expected = done->second + in_chunk[id];
-        if (offset < expected) continue;  // derived before a restart
-        if (offset > expected) {
-          return Status::Internal("stream '" + name() + "': partition '" + key + "' is at " +
-                                  std::to_string(expected) + " but the next base record is " +
-                                  std::to_string(offset));
-        }
-        ++in_chunk[id];
-        chunk.rows.push_back(Row{r, id, offset});
+        chunk.segments.push_back(Segment{chunk.rows.size(), entry.timestamp_ms});
+        slices.push_back(std::move(slice));
+        chunk_rows += n;
+        position = entry.base_sequence + static_cast<uint64_t>(start + n);
       }
-      if (!chunk.rows.empty()) HIGGINS_RETURN_IF_ERROR(ProcessChunk(sandbox, chunk));
-      cursor_[b] = entry.base_sequence + static_cast<uint64_t>(start + n);
+      if (!chunk.rows.empty()) {
+        if (slices.size() == 1) {
+          chunk.batch = std::move(slices.front());
+        } else {
+          HIGGINS_ASSIGN_OR_RETURN(chunk.batch,
+                                   arrow::ConcatenateBatches(slices.front().schema(), slices));
+        }
+        HIGGINS_RETURN_IF_ERROR(ProcessChunk(sandbox, chunk));
+      }
+      cursor_[b] = position;
       ++calls;
       // Let other streams run: a slow module holds a worker for about one chunk at a time.
       if (std::chrono::steady_clock::now() >= turn_ends) calls = max_calls;
@@ -145,13 +162,27 @@ Status DerivedStream::ProcessChunk(udf::Sandbox* sandbox, Chunk& chunk) {
   if (!failures.empty()) HIGGINS_RETURN_IF_ERROR(WriteErrors(chunk, failures, module.get()));
   StreamLog& derived = *options_.derived;
   HIGGINS_ASSIGN_OR_RETURN(auto batch, arrow::ConcatenateBatches(derived.schema(), out));
-  PreparedProduce prepared;
-  prepared.batches.push_back(std::move(batch));
-  prepared.keys = chunk.keys;
-  prepared.key_indexes.reserve(chunk.rows.size());
-  for (const Row& row : chunk.rows) prepared.key_indexes.push_back(row.key);
-  prepared.rows = static_cast<int64_t>(chunk.rows.size());
-  HIGGINS_RETURN_IF_ERROR(derived.CommitNow(prepared, chunk.timestamp_ms).status());
+  // One derived entry per base entry, with its timestamp; one sync for all of them.
+  std::vector<PreparedProduce> entries;
+  std::vector<int64_t> timestamps;
+  size_t begin = 0;
+  for (const Segment& segment : chunk.segments) {
+    if (segment.rows_end == begin) continue;  // every row of the entry was derived before
+    PreparedProduce& prepared = entries.emplace_back();
+    prepared.batches.push_back(batch.Slice(static_cast<int64_t>(begin),
+                                           static_cast<int64_t>(segment.rows_end - begin)));
+    std::unordered_map<uint32_t, uint32_t> local;  // chunk key -> this entry's key table
+    for (size_t i = begin; i < segment.rows_end; ++i) {
+      const uint32_t k = chunk.rows[i].key;
+      auto [it, fresh] = local.try_emplace(k, static_cast<uint32_t>(prepared.keys.size()));
+      if (fresh) prepared.keys.push_back(chunk.keys[k]);
+      prepared.key_indexes.push_back(it->second);
+    }
+    prepared.rows = static_cast<int64_t>(segment.rows_end - begin);
+    timestamps.push_back(segment.timestamp_ms);
+    begin = segment.rows_end;
+  }
+  HIGGINS_RETURN_IF_ERROR(derived.CommitNow(entries, timestamps));
   for (const Row& row : chunk.rows) ++derived_count_[chunk.keys[row.key]];
   // Reduce states are re-read from the derived stream when evicted: bound what is kept.
   if (last_.size() > kMaxCachedStates) last_.clear();
@@ -201,9 +232,16 @@ Result<arrow::RecordBatch> DerivedStream::Call(udf::Sandbox* sandbox, const Modu
     return Status::InvalidArgument("the module returned " + std::to_string(batch.num_rows()) +
                                    " rows for " + std::to_string(rows) + " input rows");
   }
+  const arrow::Array& key_column = batch.column(derived.key_column());
+  const bool bytes_key = !key_column.type().is_integer();
   std::string key;
   for (int64_t r = 0; r < rows; ++r) {
-    Status s = PartitionKeyOf(batch.column(derived.key_column()), r, &key);
+    // The input keys were checked when produced: an equal non-null key is a valid one.
+    if (bytes_key && key_column.IsValid(r) &&
+        key_column.BinaryValue(r) == *keys[static_cast<size_t>(r)]) {
+      continue;
+    }
+    Status s = PartitionKeyOf(key_column, r, &key);
     if (!s.ok()) {
       return Status::InvalidArgument("row " + std::to_string(r) + ": partition key '" +
                                      derived.partition_key() + "': " + s.message());
@@ -417,7 +455,7 @@ Status DerivedStream::WriteErrors(const Chunk& chunk, const std::vector<Failure>
                                            std::move(columns)));
   prepared.batches.push_back(std::move(batch));
   prepared.rows = static_cast<int64_t>(failures.size());
-  return options_.errors->CommitNow(prepared, chunk.timestamp_ms).status();
+  return options_.errors->CommitNow(prepared, chunk.segments.back().timestamp_ms).status();
 }
 
 }  // namespace higgins::broker

@@ -55,6 +55,9 @@ class DerivedStream {
     udf::CallLimits limits;
     /// Most base rows passed to one call (an entry larger than this is split).
     int64_t max_rows_per_call = 4096;
+    /// Most base entries gathered into one call and one derived commit (one fsync), so small
+    /// produces are derived in batches when the processor is behind.
+    size_t max_entries_per_call = 256;
   };
 
   /// Reads the starting position from both streams' indexes.
@@ -85,11 +88,17 @@ class DerivedStream {
     size_t row = 0;  // into rows
     Status status;
   };
+  /// The rows of one base entry within a chunk: derived from them, they are committed as one
+  /// derived entry with the base entry's timestamp.
+  struct Segment {
+    size_t rows_end = 0;  // rows [previous segment's rows_end, rows_end) of Chunk::rows
+    int64_t timestamp_ms = 0;
+  };
   struct Chunk {
-    arrow::RecordBatch batch;  // base rows (a slice of one entry)
+    arrow::RecordBatch batch;  // base rows: consecutive slices of one bucket's entries
     std::vector<std::string> keys;
     std::vector<Row> rows;     // the rows to derive, in order
-    int64_t timestamp_ms = 0;
+    std::vector<Segment> segments;
   };
 
   /// Recomputes the read position from both streams' indexes and drops cached state: at start,

@@ -113,6 +113,7 @@ class DerivedStreamTest : public ::testing::Test {
     BrokerOptions options;
     options.dir = dir_.string();
     options.engine = engine_;
+    options.clock = clock_;
     auto broker = Broker::Open(options);
     ASSERT_TRUE(broker.ok()) << broker.status().ToString();
     broker_ = *std::move(broker);
@@ -162,6 +163,7 @@ class DerivedStreamTest : public ::testing::Test {
   std::unique_ptr<Broker> broker_;
   std::atomic<int> double_calls_{0};
   std::atomic<int32_t> fail_value_{0};
+  GroupCommitter::Clock clock_;  // null: the system clock
 };
 
 TEST_F(DerivedStreamTest, MapDoublesAtTheSameKeysAndOffsets) {
@@ -228,6 +230,50 @@ TEST_F(DerivedStreamTest, RecordsProducedBeforeTheDerivedStreamExistAreDerivedTo
   Configure(kTotal);
   ProduceAndWait(R"({"id":"1","data":3})");
   EXPECT_EQ(Values("total", "1"), (std::vector<int32_t>{1, 3, 6}));
+}
+
+TEST_F(DerivedStreamTest, ABacklogOfSmallEntriesIsDerivedInFewCallsKeepingTimestamps) {
+  // Commit timestamps 1000, 1001, ... one per produce request.
+  std::atomic<int64_t> now{1000};
+  broker_.reset();
+  clock_ = [&now] { return now++; };
+  Open();
+  Upload();
+  Configure(kAmount);
+  std::map<std::string, std::vector<int32_t>> sent;
+  for (int i = 0; i < 300; ++i) {
+    const std::string key = "k" + std::to_string(i % 7);
+    sent[key].push_back(i);
+    ASSERT_TRUE(Produce(R"({"id":")" + key + R"(","data":)" + std::to_string(i) + "}").ok());
+  }
+  // The processors start with 300 one-record entries behind them: they are gathered into
+  // calls of up to max_entries_per_call (256) entries, each committed with one sync.
+  Configure(std::string(kDoubled) + std::string(kTotal));
+  ProduceAndWait(R"({"id":"k0","data":1})");
+  sent["k0"].push_back(1);
+  EXPECT_LE(double_calls_, 3);
+  auto base = broker_->FindStream("amount");
+  auto doubled = broker_->FindStream("doubled");
+  auto total = broker_->FindStream("total");
+  ASSERT_TRUE(base.ok() && doubled.ok() && total.ok());
+  for (const auto& [key, values] : sent) {
+    std::vector<int32_t> expect_doubled, expect_totals;
+    int32_t sum = 0;
+    for (int32_t v : values) {
+      expect_doubled.push_back(2 * v);
+      expect_totals.push_back(sum += v);
+    }
+    EXPECT_EQ(Values("doubled", key), expect_doubled) << key;
+    EXPECT_EQ(Values("total", key), expect_totals) << key;
+    // Each derived record keeps the commit timestamp of its base record.
+    auto b = (*base)->Range(key, 0, UINT64_MAX, UINT64_MAX);
+    auto d = (*doubled)->Range(key, 0, UINT64_MAX, UINT64_MAX);
+    auto t = (*total)->Range(key, 0, UINT64_MAX, UINT64_MAX);
+    ASSERT_TRUE(b.ok() && d.ok() && t.ok());
+    EXPECT_EQ(d->timestamps_ms, b->timestamps_ms) << key;
+    EXPECT_EQ(t->timestamps_ms, b->timestamps_ms) << key;
+    EXPECT_EQ(b->timestamps_ms.size(), values.size());
+  }
 }
 
 TEST_F(DerivedStreamTest, RestartResumesWithNoGapAndNoDuplicate) {

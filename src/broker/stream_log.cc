@@ -257,7 +257,8 @@ Result<ProduceResult> StreamLog::Append(PreparedProduce& prepared, int64_t now_m
   result.timestamp_ms = timestamp_ms;
   result.offsets.resize(static_cast<size_t>(prepared.rows));
   const bool indexed = !index_logs_.empty();
-  // Keys and key indexes are copied only into index records, and only for indexed streams.
+  // Keys and key indexes are copied only into index records, and only for indexed streams
+  // (keys also for the commit listener).
   auto add_entry = [&](uint32_t bucket, const arrow::RecordBatch& batch,
                        const std::vector<std::string>& keys,
                        const std::vector<uint32_t>& key_indexes, uint64_t* offsets) -> Status {
@@ -271,10 +272,8 @@ Result<ProduceResult> StreamLog::Append(PreparedProduce& prepared, int64_t now_m
     index_.Add(bucket, entry, keys, key_indexes, offsets);
     PendingEntries::Item item{bucket, {}};
     item.record.entry = entry;
-    if (indexed) {
-      item.record.keys = keys;
-      item.record.key_indexes = key_indexes;
-    }
+    if (indexed || listener_) item.record.keys = keys;  // the listener gets them too
+    if (indexed) item.record.key_indexes = key_indexes;
     pending->items.push_back(std::move(item));
     return Status::OK();
   };
@@ -342,7 +341,13 @@ Status StreamLog::Publish(const PendingEntries& pending) {
       }
     }
   }
-  if (listener_ && !pending.items.empty()) listener_();
+  if (listener_ && !pending.items.empty()) {
+    std::vector<std::string_view> keys;
+    for (const auto& item : pending.items) {
+      keys.insert(keys.end(), item.record.keys.begin(), item.record.keys.end());
+    }
+    listener_(keys);
+  }
   return status;
 }
 
@@ -353,16 +358,37 @@ Result<ProduceResult> StreamLog::CommitNow(PreparedProduce& prepared, int64_t no
   PendingEntries pending;
   std::vector<storage::BucketLog*> touched;
   auto result = Append(prepared, now_ms, &pending, &touched);
-  Status status = result.status();
+  HIGGINS_RETURN_IF_ERROR(SyncAndPublish(result.status(), touched, pending));
+  return result;
+}
+
+Status StreamLog::CommitNow(std::span<PreparedProduce> prepared,
+                            std::span<const int64_t> timestamps_ms) {
+  if (prepared.size() != timestamps_ms.size()) {
+    return Status::Internal("CommitNow: " + std::to_string(prepared.size()) + " requests but " +
+                            std::to_string(timestamps_ms.size()) + " timestamps");
+  }
+  HIGGINS_RETURN_IF_ERROR(failure());
+  PendingEntries pending;
+  std::vector<storage::BucketLog*> touched;
+  Status status;
+  for (size_t i = 0; status.ok() && i < prepared.size(); ++i) {
+    status = Append(prepared[i], timestamps_ms[i], &pending, &touched).status();
+  }
+  return SyncAndPublish(status, touched, pending);
+}
+
+Status StreamLog::SyncAndPublish(Status status, const std::vector<storage::BucketLog*>& touched,
+                                 const PendingEntries& pending) {
   for (size_t i = 0; status.ok() && i < touched.size(); ++i) status = touched[i]->Sync();
   if (!status.ok()) {
-    if (failed = failure(); !failed.ok()) return failed;
+    if (Status failed = failure(); !failed.ok()) return failed;
     MarkFailed(status);
     return failure();
   }
   Status s = Publish(pending);
   if (!s.ok()) spdlog::warn("stream '{}': index write failed: {}", name(), s.ToString());
-  return result;
+  return Status::OK();
 }
 
 Result<arrow::RecordBatch> StreamLog::ReadEntry(uint32_t bucket,

@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -102,6 +103,11 @@ class StreamLog {
   /// derived-stream processors write. Errors: as Append and BucketLog::Sync; a failure takes
   /// the stream offline (MarkFailed).
   Result<ProduceResult> CommitNow(PreparedProduce& prepared, int64_t now_ms);
+  /// CommitNow for several requests at once: each is appended with its own timestamp
+  /// (`timestamps_ms[i]`, same size), then one sync covers them all and they become visible
+  /// together, so a processor writing many small base entries pays one fsync per step rather
+  /// than one per entry. Errors: as CommitNow (none of them is visible then).
+  Status CommitNow(std::span<PreparedProduce> prepared, std::span<const int64_t> timestamps_ms);
   /// Whether commits must sync (Options::sync); false sends produces through CommitUnsynced.
   bool syncs() const { return options_.sync; }
 
@@ -120,9 +126,12 @@ class StreamLog {
   /// Thread-safe (serialised with other writers).
   Status Publish(const PendingEntries& pending);
 
-  /// Called after every Publish, on the publishing thread, without the stream's locks: must be
-  /// quick (derived-stream processors use it to schedule work). Set before the stream is shared.
-  void SetCommitListener(std::function<void()> listener) { listener_ = std::move(listener); }
+  /// Called after every Publish with the partition keys of the published entries (possibly
+  /// repeated), on the publishing thread, without the stream's locks: must be quick
+  /// (derived-stream processors use it to schedule work and to answer read-your-writes waits).
+  /// Set before the stream is shared.
+  using CommitListener = std::function<void(const std::vector<std::string_view>& keys)>;
+  void SetCommitListener(CommitListener listener) { listener_ = std::move(listener); }
 
   /// The batch of a visible entry of `bucket` (through the entry cache). Errors: those of
   /// BucketLog::Read; Corruption when its row count differs from the index's.
@@ -156,6 +165,10 @@ class StreamLog {
   Status failure() const;
 
  private:
+  /// The end of a direct commit whose appends ended with `status`: syncs `touched`, publishes
+  /// `pending`; a failure of either takes the stream offline.
+  Status SyncAndPublish(Status status, const std::vector<storage::BucketLog*>& touched,
+                        const PendingEntries& pending);
   explicit StreamLog(Options options);
   Status Recover();
   Result<QueryRows> Materialize(const std::vector<RowRef>& rows) const;
@@ -173,7 +186,7 @@ class StreamLog {
   int64_t last_timestamp_ms_ = 0;
   mutable std::mutex failure_mu_;
   Status failure_;
-  std::function<void()> listener_;
+  CommitListener listener_;
 };
 
 }  // namespace higgins::broker

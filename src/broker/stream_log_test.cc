@@ -1,8 +1,10 @@
 #include "broker/stream_log.h"
 
-#include <filesystem>
+#include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <future>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -132,6 +134,40 @@ TEST(StreamLogTest, FileStorageRecoversIndexFromDataWhenIndexFilesAreLost) {
           << "pass " << pass << " record " << i;
     }
     EXPECT_EQ(*(*log)->index().Latest("k0"), 6u);
+  }
+}
+
+TEST(StreamLogTest, TheCommitListenerGetsTheKeysOfEveryCommitOnAnyStorage) {
+  TempFolder dir;
+  auto memory = storage::MakeMemoryStorage();
+  auto file = storage::MakeFileStorage(dir.path() + "/storage");
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  // Memory storage keeps no index files; the file stream does; with several buckets too.
+  for (auto [storage, buckets, index] :
+       {std::tuple{memory.get(), 1u, std::string()},
+        std::tuple{file->get(), 3u, dir.path() + "/index"}}) {
+    auto log = StreamLog::Open(Options(storage, buckets, index));
+    ASSERT_TRUE(log.ok()) << log.status().ToString();
+    std::vector<std::string> heard;
+    (*log)->SetCommitListener([&](const std::vector<std::string_view>& keys) {
+      for (std::string_view k : keys) heard.emplace_back(k);
+    });
+    auto one = (*log)->Prepare(R"([{"id":"a","data":1},{"id":"b","data":2},{"id":"a","data":3}])",
+                               PayloadFormat::kJson);
+    ASSERT_TRUE(one.ok());
+    ASSERT_TRUE((*log)->CommitUnsynced(*one, 1).ok());
+    auto two = (*log)->Prepare(R"({"id":"c","data":4})", PayloadFormat::kJson);
+    auto three = (*log)->Prepare(R"({"id":"a","data":5})", PayloadFormat::kJson);
+    ASSERT_TRUE(two.ok() && three.ok());
+    std::vector<PreparedProduce> both{*std::move(two), *std::move(three)};
+    const int64_t timestamps[] = {2, 3};
+    ASSERT_TRUE((*log)->CommitNow(both, timestamps).ok());
+    std::sort(heard.begin(), heard.end());
+    heard.erase(std::unique(heard.begin(), heard.end()), heard.end());
+    EXPECT_EQ(heard, (std::vector<std::string>{"a", "b", "c"})) << buckets;
+    auto a = (*log)->Range("a", 0, UINT64_MAX, UINT64_MAX);
+    ASSERT_TRUE(a.ok());
+    EXPECT_EQ(a->timestamps_ms, (std::vector<int64_t>{1, 1, 3}));
   }
 }
 

@@ -104,8 +104,11 @@ TEST_F(UdfTest, ReferenceMapDoublesAtTheSameKeysAndOffsets) {
   EXPECT_EQ(Values("result", "2"), (std::vector<int64_t>{4}));
   EXPECT_EQ(Values("result", "3"), (std::vector<int64_t>{6}));
   EXPECT_EQ(Key("result", "1", 1), "1");
-  // The reference's example record, at the next offset of key 1.
+  // The reference's example record, at the next offset of key 1. The wait is answered by the
+  // derived commit itself, not by the end of its 10 s timeout (generous bound: it takes ms).
+  const auto sent = std::chrono::steady_clock::now();
   ASSERT_TRUE(client_->ProduceJson("amount", R"({"id":"1","data":1})", kWait).ok());
+  EXPECT_LT(std::chrono::steady_clock::now() - sent, std::chrono::seconds(5));
   auto latest = client_->QueryLatest("result", "1");
   ASSERT_TRUE(latest.ok());
   EXPECT_EQ(latest->offset, 2u);
