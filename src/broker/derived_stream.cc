@@ -232,26 +232,8 @@ Result<arrow::RecordBatch> DerivedStream::Call(udf::Sandbox* sandbox, const Modu
     return Status::InvalidArgument("the module returned " + std::to_string(batch.num_rows()) +
                                    " rows for " + std::to_string(rows) + " input rows");
   }
-  const arrow::Array& key_column = batch.column(derived.key_column());
-  const bool bytes_key = !key_column.type().is_integer();
-  std::string key;
-  for (int64_t r = 0; r < rows; ++r) {
-    // The input keys were checked when produced: an equal non-null key is a valid one.
-    if (bytes_key && key_column.IsValid(r) &&
-        key_column.BinaryValue(r) == *keys[static_cast<size_t>(r)]) {
-      continue;
-    }
-    Status s = PartitionKeyOf(key_column, r, &key);
-    if (!s.ok()) {
-      return Status::InvalidArgument("row " + std::to_string(r) + ": partition key '" +
-                                     derived.partition_key() + "': " + s.message());
-    }
-    if (key != *keys[static_cast<size_t>(r)]) {
-      return Status::InvalidArgument("row " + std::to_string(r) +
-                                     ": the module changed the partition key from '" +
-                                     *keys[static_cast<size_t>(r)] + "' to '" + key + "'");
-    }
-  }
+  HIGGINS_RETURN_IF_ERROR(
+      CheckSameKeys(batch.column(derived.key_column()), keys, derived.partition_key()));
   return batch;
 }
 

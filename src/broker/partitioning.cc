@@ -77,6 +77,41 @@ Status PartitionKeyOf(const arrow::Array& column, int64_t row, std::string* key)
   return Status::OK();
 }
 
+Status CheckSameKeys(const arrow::Array& column, std::span<const std::string* const> keys,
+                     std::string_view field) {
+  // The common case, a string key column without nulls: compare the bytes in place.
+  const arrow::ArrayData& d = column.data();
+  const bool plain = d.type.layout() == arrow::Layout::kVarBinary && d.null_count == 0;
+  const uint8_t* offsets = plain ? d.buffers[1].data() + d.offset * 4 : nullptr;
+  const bool bytes_key = !column.type().is_integer();
+  std::string key;
+  for (size_t r = 0; r < keys.size(); ++r) {
+    const auto row = static_cast<int64_t>(r);
+    if (plain) {
+      const int32_t begin = bit_util::LoadLE<int32_t>(offsets + r * 4);
+      const int32_t end = bit_util::LoadLE<int32_t>(offsets + r * 4 + 4);
+      const std::string& want = *keys[r];
+      if (static_cast<size_t>(end - begin) == want.size() &&
+          std::memcmp(d.buffers[2].data() + begin, want.data(), want.size()) == 0) {
+        continue;
+      }
+    } else if (bytes_key && column.IsValid(row) && column.BinaryValue(row) == *keys[r]) {
+      continue;
+    }
+    Status s = PartitionKeyOf(column, row, &key);
+    if (!s.ok()) {
+      return Status::InvalidArgument("row " + std::to_string(r) + ": partition key '" +
+                                     std::string(field) + "': " + s.message());
+    }
+    if (key != *keys[r]) {
+      return Status::InvalidArgument("row " + std::to_string(r) +
+                                     ": the module changed the partition key from '" + *keys[r] +
+                                     "' to '" + key + "'");
+    }
+  }
+  return Status::OK();
+}
+
 Status CheckQueryKey(const arrow::DataType& key_type, std::string_view key) {
   if (!key_type.is_integer()) return Status::OK();
   const char* end = key.data() + key.size();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,14 @@ bool IsPartitionKeyType(const arrow::DataType& type);
 /// string, a string with a zero byte or over protocol::kMaxPartitionKeyBytes; the message names
 /// neither row nor field (the caller adds them).
 Status PartitionKeyOf(const arrow::Array& column, int64_t row, std::string* key);
+
+/// Checks that row r of `column` holds the partition key *keys[r], for every r < keys.size()
+/// (the column has at least that many rows): how the broker checks that a UDF kept each
+/// record's key. The keys were checked when produced, so equal bytes suffice for a string key.
+/// Errors: InvalidArgument naming the row and `field`: an invalid key (PartitionKeyOf's
+/// reason), or "the module changed the partition key from 'a' to 'b'".
+Status CheckSameKeys(const arrow::Array& column, std::span<const std::string* const> keys,
+                     std::string_view field);
 
 /// Checks a partition key a query names against the key column's type. For an integer key
 /// column the text must be the key's canonical decimal form, as PartitionKeyOf writes it ("42",

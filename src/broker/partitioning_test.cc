@@ -25,6 +25,33 @@ TEST(BucketOfTest, KafkaDefaultPartitioner) {
   EXPECT_EQ(BucketOf("abc", 10), 479470107u % 10);
 }
 
+TEST(CheckSameKeysTest, EqualKeysPassAndEveryDifferenceIsNamed) {
+  arrow::ArrayBuilder strings(arrow::DataType::Utf8());
+  ASSERT_TRUE(strings.AppendBinary("a").ok());
+  ASSERT_TRUE(strings.AppendBinary("b").ok());
+  strings.AppendNull();
+  arrow::Array s = strings.Finish();
+  const std::string a = "a", b = "b", c = "c";
+  const std::string* same[] = {&a, &b};
+  EXPECT_TRUE(CheckSameKeys(s, same, "id").ok());
+  const std::string* changed[] = {&a, &c};
+  EXPECT_EQ(CheckSameKeys(s, changed, "id").message(),
+            "row 1: the module changed the partition key from 'c' to 'b'");
+  const std::string* to_null[] = {&a, &b, &c};
+  EXPECT_EQ(CheckSameKeys(s, to_null, "id").message(),
+            "row 2: partition key 'id': the partition key is null");
+  arrow::ArrayBuilder ints(arrow::DataType::Int64());
+  ints.AppendPrimitive<int64_t>(-12);
+  ints.AppendPrimitive<int64_t>(42);
+  const std::string minus12 = "-12", forty_two = "42", other = "43";
+  const std::string* int_keys[] = {&minus12, &forty_two};
+  arrow::Array i = ints.Finish();
+  EXPECT_TRUE(CheckSameKeys(i, int_keys, "n").ok());
+  const std::string* int_changed[] = {&minus12, &other};
+  EXPECT_EQ(CheckSameKeys(i, int_changed, "n").message(),
+            "row 1: the module changed the partition key from '43' to '42'");
+}
+
 TEST(PartitionKeyOfTest, StringsAndIntegers) {
   arrow::ArrayBuilder strings(arrow::DataType::Utf8());
   ASSERT_TRUE(strings.AppendBinary("customer-1").ok());

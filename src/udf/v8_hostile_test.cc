@@ -99,7 +99,8 @@ TEST_F(HostileModuleTest, UnboundedRecursion) {
 }
 
 TEST_F(HostileModuleTest, RunReturnsZero) {
-  Check({"run_zero", StatusCode::kInvalidArgument, "'run' returned 0"});
+  Check({"run_zero", StatusCode::kInvalidArgument,
+         "'run' returned 0 (no result: the module failed)"});
 }
 
 TEST_F(HostileModuleTest, RunReturnsAPointerAtTheEndOfMemory) {
@@ -129,17 +130,19 @@ TEST_F(HostileModuleTest, ModuleTextIsSanitisedAndCut) {
   // 5000 bytes: newline, tab, an invalid byte, "é", then 'x's; 1 KiB of it is shown.
   const std::string shown = "\xEF\xBF\xBD\xC3\xA9" + std::string(1024 - 5, 'x') + "...";
   Check({"get_errors_long", StatusCode::kInvalidArgument,
-         "'run' returned 0; the module reported: " + shown});
+         "'run' returned 0 (no result: the module failed); the module reported: " + shown});
 }
 
 TEST_F(HostileModuleTest, GetErrorsTraps) {
   Check({"get_errors_trap", StatusCode::kInvalidArgument,
-         "'run' returned 0; get_errors failed: RuntimeError: unreachable"});
+         "'run' returned 0 (no result: the module failed); get_errors failed: RuntimeError: "
+         "unreachable"});
 }
 
 TEST_F(HostileModuleTest, GetErrorsNeverReturns) {
   Check({"get_errors_loop", StatusCode::kInvalidArgument,
-         "'run' returned 0; get_errors failed: it did not return within the call's deadline of "
+         "'run' returned 0 (no result: the module failed); get_errors failed: it did not return "
+         "within the call's deadline of "
          "200 ms"});
 }
 

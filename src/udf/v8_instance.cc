@@ -198,7 +198,9 @@ Result<int32_t> V8Instance::Stage(std::string_view input, const CallLimits& limi
 }
 
 Result<std::string> V8Instance::ReadResult(int32_t pointer, size_t max_result_bytes) {
-  if (pointer == 0) return Status::InvalidArgument("'run' returned 0");
+  if (pointer == 0) {
+    return Status::InvalidArgument("'run' returned 0 (no result: the module failed)");
+  }
   const Memory memory = CurrentMemory();
   const uint64_t at = static_cast<uint32_t>(pointer);
   if (at > memory.size || kLengthPrefixBytes > memory.size - at) {
