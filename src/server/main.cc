@@ -30,6 +30,7 @@ struct Flags {
   int udf_workers = 2;
   uint32_t udf_timeout_ms = 1000;
   uint32_t udf_max_memory_mb = 64;
+  uint32_t udf_max_heap_mb = 256;
   uint32_t max_module_mb = 32;
 };
 
@@ -58,6 +59,7 @@ int Run(const Flags& flags) {
   options.derived_workers = flags.udf_workers;
   options.call_limits.deadline = std::chrono::milliseconds(flags.udf_timeout_ms);
   options.engine_options.max_memory_pages = flags.udf_max_memory_mb * 16;  // 64 KiB pages
+  options.engine_options.max_heap_bytes = size_t{flags.udf_max_heap_mb} << 20;
   options.max_module_bytes = size_t{flags.max_module_mb} << 20;
   auto broker = higgins::broker::Broker::Open(options);
   if (!broker.ok()) {
@@ -162,6 +164,11 @@ int main(int argc, char** argv) {
                  "largest linear memory of one UDF instance")
       ->capture_default_str()
       ->check(CLI::Range(1u, 4096u));
+  app.add_option("--udf-max-heap-mb", flags.udf_max_heap_mb,
+                 "V8 heap of each UDF worker's V8 isolate (compiled code and the "
+                 "engine's own objects, not the modules' linear memory)")
+      ->capture_default_str()
+      ->check(CLI::Range(16u, 16384u));
   app.add_option("--max-module-mb", flags.max_module_mb, "largest UDF module accepted")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1024u));

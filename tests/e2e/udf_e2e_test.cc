@@ -50,8 +50,10 @@ class UdfTest : public ::testing::Test {
  protected:
   void SetUp() override { Start(); }
   void Start() {
-    broker_ = std::make_unique<BrokerProcess>(tmp_.path() + "/data",
-                                              std::vector<std::string>{"--udf-timeout-ms", "200"});
+    // A small engine heap, so that table_hog passes it (HostileModules...).
+    broker_ = std::make_unique<BrokerProcess>(
+        tmp_.path() + "/data",
+        std::vector<std::string>{"--udf-timeout-ms", "200", "--udf-max-heap-mb", "16"});
     broker_->Start();
     Connect();
   }
@@ -228,6 +230,7 @@ TEST_F(UdfTest, HostileModulesFailTheirRecordsWhileEverythingElseKeepsWorking) {
       {"run_zero", "'run' returned 0 (no result: the module failed)"},
       {"garbage_map", "not a valid Arrow IPC stream"},
       {"echo_map", "schema differs"},
+      {"table_hog", "ResourceExhausted: the module used more than 16 MiB of engine heap"},
   };
   std::string config = std::string(kQuickStart) + "[schema.wide]\nid = \"string\"\ndata = " +
                        "\"int32\"\nextra = \"string\"\n" + Derived("doubled", "map", "amount", "double");
