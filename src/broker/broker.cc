@@ -460,14 +460,6 @@ void Broker::Wait(std::vector<std::shared_ptr<StreamLog>> streams,
   auto shared = std::make_shared<std::pair<std::vector<std::shared_ptr<StreamLog>>,
                                            std::vector<std::pair<std::string, uint64_t>>>>(
       std::move(streams), std::move(needed));
-  auto caught_up = [shared] {
-    for (const auto& stream : shared->first) {
-      for (const auto& [key, count] : shared->second) {
-        if (stream->index().Count(key) < count) return false;
-      }
-    }
-    return true;
-  };
   auto describe = [shared, timeout] {
     std::string behind;
     for (const auto& stream : shared->first) {
@@ -486,10 +478,12 @@ void Broker::Wait(std::vector<std::shared_ptr<StreamLog>> streams,
   };
   std::vector<DerivedEngine::Watch> watches;
   for (const auto& stream : shared->first) {
-    for (const auto& [key, count] : shared->second) watches.push_back({stream->name(), key});
+    for (const auto& [key, count] : shared->second) {
+      watches.push_back({stream->name(), key, count,
+                         [stream, key = key] { return stream->index().Count(key); }});
+    }
   }
-  derived_->WaitUntil(std::move(watches), std::move(caught_up),
-                      DerivedEngine::Clock::now() + timeout,
+  derived_->WaitUntil(std::move(watches), DerivedEngine::Clock::now() + timeout,
                       std::move(describe), std::move(done));
 }
 

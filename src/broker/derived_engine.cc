@@ -122,17 +122,21 @@ void DerivedEngine::OnCommit(const std::string& stream,
   {
     std::lock_guard lock(wait_mu_);
     if (watching_.empty()) return;
-    std::vector<uint64_t> candidates;
     std::string id;
     for (std::string_view key : keys) {
       WatchId(stream, key, &id);
-      auto [first, last] = watching_.equal_range(id);
-      for (auto it = first; it != last; ++it) candidates.push_back(it->second);
-    }
-    std::sort(candidates.begin(), candidates.end());
-    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-    for (uint64_t w : candidates) {
-      if (waiters_.at(w).caught_up()) FinishLocked(w, Status::OK(), &finished);
+      auto it = watching_.find(id);
+      if (it == watching_.end()) continue;
+      Partition& partition = it->second;
+      const uint64_t have = partition.have();
+      while (!partition.by_count.empty() && partition.by_count.begin()->first <= have) {
+        const auto [w, need] = partition.by_count.begin()->second;
+        partition.by_count.erase(partition.by_count.begin());
+        Waiter& waiter = waiters_.at(w);
+        waiter.needs[need].met = true;
+        if (--waiter.unmet == 0) FinishLocked(w, Status::OK(), &finished);
+      }
+      if (partition.by_count.empty()) watching_.erase(it);
     }
   }
   for (auto& f : finished) f.waiter.done(f.status);
@@ -144,21 +148,28 @@ void DerivedEngine::WatchId(std::string_view stream, std::string_view key, std::
   id->append(key);
 }
 
-void DerivedEngine::WaitUntil(std::vector<Watch> watches, std::function<bool()> caught_up,
-                              Clock::time_point deadline, std::function<std::string()> describe,
+void DerivedEngine::WaitUntil(std::vector<Watch> watches, Clock::time_point deadline,
+                              std::function<std::string()> describe,
                               std::function<void(Status)> done) {
   {
     std::lock_guard lock(wait_mu_);
     if (!timer_stop_) {
-      if (!caught_up()) {
-        const uint64_t w = next_waiter_++;
-        Waiter waiter{std::move(caught_up), std::move(describe), std::move(done), {}, {}};
-        for (const Watch& watch : watches) {
-          std::string id;
-          WatchId(watch.stream, watch.key, &id);
-          watching_.emplace(id, w);
-          waiter.watch_ids.push_back(std::move(id));
-        }
+      Waiter waiter;
+      const uint64_t w = next_waiter_;
+      for (Watch& watch : watches) {
+        if (watch.have() >= watch.count) continue;
+        Need& need = waiter.needs.emplace_back();
+        WatchId(watch.stream, watch.key, &need.id);
+        Partition& partition = watching_[need.id];
+        if (!partition.have) partition.have = std::move(watch.have);
+        need.entry = partition.by_count.emplace(watch.count,
+                                                std::pair{w, waiter.needs.size() - 1});
+      }
+      if (!waiter.needs.empty()) {
+        ++next_waiter_;
+        waiter.unmet = waiter.needs.size();
+        waiter.describe = std::move(describe);
+        waiter.done = std::move(done);
         const bool earliest = deadlines_.empty() || deadline < deadlines_.begin()->first;
         waiter.deadline = deadlines_.emplace(deadline, w);
         waiters_.emplace(w, std::move(waiter));
@@ -178,14 +189,11 @@ size_t DerivedEngine::PendingWaits() const {
 void DerivedEngine::FinishLocked(uint64_t id, Status status, std::vector<Finished>* out) {
   auto it = waiters_.find(id);
   Waiter& waiter = it->second;
-  for (const std::string& watch : waiter.watch_ids) {
-    auto [first, last] = watching_.equal_range(watch);
-    for (auto w = first; w != last; ++w) {
-      if (w->second == id) {
-        watching_.erase(w);
-        break;
-      }
-    }
+  for (const Need& need : waiter.needs) {
+    if (need.met) continue;
+    auto partition = watching_.find(need.id);
+    partition->second.by_count.erase(need.entry);
+    if (partition->second.by_count.empty()) watching_.erase(partition);
   }
   deadlines_.erase(waiter.deadline);
   out->push_back(Finished{std::move(waiter), std::move(status)});
@@ -198,17 +206,16 @@ void DerivedEngine::Timer() {
     if (deadlines_.empty()) {
       timer_cv_.wait(lock);
     } else {
-      timer_cv_.wait_until(lock, deadlines_.begin()->first);
+      // A copy: the node holding the earliest deadline may be erased while this waits.
+      const Clock::time_point next = deadlines_.begin()->first;
+      timer_cv_.wait_until(lock, next);
     }
     if (timer_stop_) break;
     std::vector<Finished> finished;
     const auto now = Clock::now();
     while (!deadlines_.empty() && deadlines_.begin()->first <= now) {
       const uint64_t w = deadlines_.begin()->second;
-      Waiter& waiter = waiters_.at(w);
-      FinishLocked(w,
-                   waiter.caught_up() ? Status::OK() : Status::DeadlineExceeded(waiter.describe()),
-                   &finished);
+      FinishLocked(w, Status::DeadlineExceeded(waiters_.at(w).describe()), &finished);
     }
     if (finished.empty()) continue;
     lock.unlock();

@@ -26,10 +26,11 @@ namespace higgins::broker {
 /// stream is stepped by one worker at a time. Commits schedule their dependents at once, so the
 /// lag of a derived stream is one processing step when workers are free.
 ///
-/// It also answers read-your-writes waits (WaitUntil): each wait names the (stream, partition
-/// key) pairs it depends on and is re-checked only after a commit that touches one of them, so
-/// a commit costs in proportion to the waits on its own keys, not to every pending wait. Waits
-/// fail with DeadlineExceeded when their deadline passes.
+/// It also answers read-your-writes waits (WaitUntil): a wait needs some (stream, partition key)
+/// pairs to reach record counts. Pending needs are indexed by pair and ordered by count, so a
+/// commit reads each of its keys' counts once and touches only the needs it meets: its cost
+/// does not grow with the number of pending waits. Waits fail with DeadlineExceeded when their
+/// deadline passes.
 ///
 /// Thread-safety: every method may be called from any thread.
 class DerivedEngine {
@@ -55,22 +56,22 @@ class DerivedEngine {
   /// Removes a processor, waiting for a step in progress to end.
   void Remove(const std::string& name);
   /// A commit to `stream` of records with partition keys `keys` (called by StreamLog's commit
-  /// listener): schedules the processors fed by it and re-checks the waits watching one of
-  /// those keys of that stream.
+  /// listener): schedules the processors fed by it and answers the waits it satisfies.
   void OnCommit(const std::string& stream, const std::vector<std::string_view>& keys);
 
-  /// A partition a wait depends on.
+  /// What a wait needs: partition `key` of `stream` holding at least `count` records.
   struct Watch {
     std::string stream;
     std::string key;
+    uint64_t count = 0;
+    /// The partition's current record count; called under the engine's wait lock (it must
+    /// only read a stream index). Watches of the same (stream, key) must count the same thing.
+    std::function<uint64_t()> have;
   };
-  /// Calls `done(OK)` once `caught_up()` is true (checked now and after each commit to one of
-  /// `watches`), or `done(DeadlineExceeded(describe()))` at `deadline`. `caught_up` runs under
-  /// the engine's wait lock: it must only read stream indexes, and it may only become true
-  /// through commits to `watches`.
-  void WaitUntil(std::vector<Watch> watches, std::function<bool()> caught_up,
-                 Clock::time_point deadline, std::function<std::string()> describe,
-                 std::function<void(Status)> done);
+  /// Calls `done(OK)` once every watch is met (checked now and after each commit to its
+  /// partition), or `done(DeadlineExceeded(describe()))` at `deadline`.
+  void WaitUntil(std::vector<Watch> watches, Clock::time_point deadline,
+                 std::function<std::string()> describe, std::function<void(Status)> done);
   /// Pending waits (for tests and metadata).
   size_t PendingWaits() const;
 
@@ -86,11 +87,21 @@ class DerivedEngine {
     bool again = false;  // a commit arrived while running
     bool removed = false;
   };
+  /// The pending needs on one (stream, key): waiter id and index into its `needs`, by count.
+  struct Partition {
+    std::function<uint64_t()> have;
+    std::multimap<uint64_t, std::pair<uint64_t, size_t>> by_count;
+  };
+  struct Need {
+    std::string id;  // WatchId, the key of watching_
+    std::multimap<uint64_t, std::pair<uint64_t, size_t>>::iterator entry;
+    bool met = false;
+  };
   struct Waiter {
-    std::function<bool()> caught_up;
+    size_t unmet = 0;
+    std::vector<Need> needs;
     std::function<std::string()> describe;
     std::function<void(Status)> done;
-    std::vector<std::string> watch_ids;  // WatchId of each watch
     std::multimap<Clock::time_point, uint64_t>::iterator deadline;
   };
   struct Finished {
@@ -102,7 +113,8 @@ class DerivedEngine {
   void ScheduleLocked(const std::shared_ptr<Slot>& slot);
   /// "<stream>\0<key>" (stream names hold no NUL), the index of watching_.
   static void WatchId(std::string_view stream, std::string_view key, std::string* id);
-  /// Removes waiter `id` from every index and moves it to `out` with `status`.
+  /// Removes waiter `id` and its unmet needs from every index and moves it to `out` with
+  /// `status`.
   void FinishLocked(uint64_t id, Status status, std::vector<Finished>* out);
   void Timer();
 
@@ -121,7 +133,7 @@ class DerivedEngine {
   uint64_t next_waiter_ = 0;
   std::unordered_map<uint64_t, Waiter> waiters_;
   std::multimap<Clock::time_point, uint64_t> deadlines_;     // -> waiter id
-  std::unordered_multimap<std::string, uint64_t> watching_;  // WatchId -> waiter id
+  std::unordered_map<std::string, Partition> watching_;  // by WatchId
   bool timer_stop_ = false;
   std::thread timer_;
 };

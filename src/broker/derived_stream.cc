@@ -37,6 +37,7 @@ void DerivedStream::Resync() {
   const StreamLog& base = *options_.base;
   const StreamIndex& derived_index = options_.derived->index();
   cursor_.assign(base.buckets(), 0);
+  single_until_.assign(base.buckets(), 0);
   for (uint32_t b = 0; b < base.buckets(); ++b) cursor_[b] = base.index().VisibleSequence(b);
   // The first base record of each partition that has no derived record yet. The partitions are
   // copied out first, so that the derived index is not read under the base index's lock.
@@ -70,7 +71,10 @@ Result<bool> DerivedStream::StepChunks(udf::Sandbox* sandbox, int max_calls) {
   int calls = 0;
   for (uint32_t b = 0; b < base.buckets() && calls < max_calls; ++b) {
     while (calls < max_calls) {
-      auto entries = base.index().VisibleEntries(b, cursor_[b], options_.max_entries_per_call);
+      // After a gathered chunk failed, entries are taken one at a time again up to where it
+      // ended, so that each gets its own retry budget (as if produced when the map was idle).
+      const size_t max_entries = cursor_[b] < single_until_[b] ? 1 : options_.max_entries_per_call;
+      auto entries = base.index().VisibleEntries(b, cursor_[b], max_entries);
       if (entries.empty()) break;
       // Consecutive entries up to rows_per_call_ rows: one call, one derived commit.
       Chunk chunk;
@@ -132,7 +136,12 @@ Result<bool> DerivedStream::StepChunks(udf::Sandbox* sandbox, int max_calls) {
           HIGGINS_ASSIGN_OR_RETURN(chunk.batch,
                                    arrow::ConcatenateBatches(slices.front().schema(), slices));
         }
-        HIGGINS_RETURN_IF_ERROR(ProcessChunk(sandbox, chunk));
+        HIGGINS_ASSIGN_OR_RETURN(const bool committed, ProcessChunk(sandbox, chunk));
+        if (!committed) {
+          single_until_[b] = position;
+          ++calls;
+          continue;
+        }
       }
       cursor_[b] = position;
       ++calls;
@@ -146,7 +155,7 @@ Result<bool> DerivedStream::StepChunks(udf::Sandbox* sandbox, int max_calls) {
   return false;
 }
 
-Status DerivedStream::ProcessChunk(udf::Sandbox* sandbox, Chunk& chunk) {
+Result<bool> DerivedStream::ProcessChunk(udf::Sandbox* sandbox, Chunk& chunk) {
   const auto module = options_.modules->Find(options_.fn);
   result_bytes_ = 0;
   const int64_t rows_per_call = rows_per_call_;
@@ -156,6 +165,17 @@ Status DerivedStream::ProcessChunk(udf::Sandbox* sandbox, Chunk& chunk) {
     HIGGINS_RETURN_IF_ERROR(ReduceRows(sandbox, module.get(), chunk, &out, &failures));
   } else {
     HIGGINS_RETURN_IF_ERROR(MapRows(sandbox, module.get(), chunk, &out, &failures));
+  }
+  if (split_) {
+    // Nothing of the chunk is committed: forget what it cached for its keys (they are read
+    // again from the streams), and let the caller take its entries one by one.
+    split_ = false;
+    for (const std::string& key : chunk.keys) {
+      next_offset_.erase(key);
+      derived_count_.erase(key);
+      last_.erase(key);
+    }
+    return false;
   }
   // Errors first: after a crash between the two writes the chunk is processed again, so an
   // error may be recorded twice but never lost.
@@ -194,7 +214,7 @@ Status DerivedStream::ProcessChunk(udf::Sandbox* sandbox, Chunk& chunk) {
     rows_per_call_ = std::min(options_.max_rows_per_call, rows_per_call_ * 2);
     clean_chunks_ = 0;
   }
-  return Status::OK();
+  return true;
 }
 
 Result<arrow::RecordBatch> DerivedStream::Call(udf::Sandbox* sandbox, const ModuleVersion& module,
@@ -295,9 +315,19 @@ Status DerivedStream::MapRows(udf::Sandbox* sandbox, const ModuleVersion* module
     return Call(sandbox, *module, {&slice, 1},
                 std::span<const std::string* const>(keys).subspan(lo, hi - lo));
   };
-  RetryBudget budget = NewRetryBudget();
   std::vector<Attempted> attempts;  // in row order, covering every row once
-  Attempt(0, chunk.rows.size(), call, &budget, &attempts);
+  if (chunk.segments.size() > 1) {
+    // Several base entries gathered: on a failure they are processed again one by one.
+    auto result = call(0, chunk.rows.size());
+    if (!result.ok()) {
+      split_ = true;
+      return Status::OK();
+    }
+    attempts.push_back(Attempted{0, chunk.rows.size(), std::move(result)});
+  } else {
+    RetryBudget budget = NewRetryBudget();
+    Attempt(0, chunk.rows.size(), call, &budget, &attempts);
+  }
   const StreamLog& derived = *options_.derived;
   const arrow::Array& key_column = chunk.batch.column(options_.base->key_column());
   for (Attempted& a : attempts) {
@@ -371,7 +401,17 @@ Status DerivedStream::ReduceRows(udf::Sandbox* sandbox, const ModuleVersion* mod
                   std::span<const std::string* const>(keys).subspan(lo, hi - lo));
     };
     std::vector<Attempted> attempts;
-    Attempt(0, folded.size(), call, budget, &attempts);
+    if (chunk.segments.size() > 1) {
+      // As in MapRows: a failure sends the gathered entries back one by one.
+      auto result = call(0, folded.size());
+      if (!result.ok()) {
+        split_ = true;
+        return Status::OK();
+      }
+      attempts.push_back(Attempted{0, folded.size(), std::move(result)});
+    } else {
+      Attempt(0, folded.size(), call, budget, &attempts);
+    }
     for (Attempted& a : attempts) {
       for (size_t j = a.lo; j < a.hi; ++j) {
         const size_t i = folded[j];

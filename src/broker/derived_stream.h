@@ -36,11 +36,17 @@ std::string ErrorsStreamName(std::string_view derived);
 /// whose offset is below the derived partition's count. After `kill -9` it therefore resumes
 /// with no gap and no duplicate offset.
 ///
-/// Failures (docs/udf-abi.md, "Failures"): a call that traps, times out or returns an invalid
-/// result is retried row by row (except a timeout, which fails the whole call); each record
-/// that still fails gets an errors-stream record, and its derived slot is filled so offsets stay
-/// aligned: for map, a record holding the partition key with every other field null; for
-/// reduce, the previous derived record unchanged (the failed record contributes nothing).
+/// Batching: when behind, one call takes up to Options::max_entries_per_call consecutive base
+/// entries of a bucket (one derived entry each, with the base entry's timestamp, committed with
+/// one sync).
+///
+/// Failures (docs/udf-abi.md, "Failures and versions"): when a call over several gathered base
+/// entries fails, nothing of it is kept and the entries are processed one by one. A call over
+/// one entry that traps, times out or returns an invalid result is retried by bisection within
+/// a budget; each record that still fails gets an errors-stream record, and its derived slot is
+/// filled so offsets stay aligned: for map, a record holding the partition key with every other
+/// field null; for reduce, the previous derived record unchanged (the failed record contributes
+/// nothing).
 ///
 /// Thread-safety: Step must not run on two threads at once (the engine guarantees it).
 class DerivedStream {
@@ -105,7 +111,10 @@ class DerivedStream {
   /// and after a failed step (so a half-done chunk is redone from what was committed).
   void Resync();
   Result<bool> StepChunks(udf::Sandbox* sandbox, int max_calls);
-  Status ProcessChunk(udf::Sandbox* sandbox, Chunk& chunk);
+  /// Derives and commits the chunk. Returns false, committing nothing, when the chunk gathered
+  /// several base entries and a call failed (then Step processes them one entry per chunk,
+  /// each with its own retry budget, so that good records never fail with bad ones).
+  Result<bool> ProcessChunk(udf::Sandbox* sandbox, Chunk& chunk);
   /// One result row per chunk row (1-row batches), failures listed.
   Status MapRows(udf::Sandbox* sandbox, const ModuleVersion* module, const Chunk& chunk,
                  std::vector<arrow::RecordBatch>* out, std::vector<Failure>* failures);
@@ -149,6 +158,9 @@ class DerivedStream {
 
   Options options_;
   std::vector<uint64_t> cursor_;  // per base bucket: next sequence to read
+  /// Per base bucket: below this sequence, chunks take one entry (a gathered chunk failed).
+  std::vector<uint64_t> single_until_;
+  bool split_ = false;  // set by MapRows/ReduceRows: the gathered chunk must be split
   std::unordered_map<std::string, uint64_t> next_offset_;    // base offset of the key's next row
   std::unordered_map<std::string, uint64_t> derived_count_;  // derived records per key
   std::unordered_map<std::string, arrow::RecordBatch> last_; // reduce: latest derived record

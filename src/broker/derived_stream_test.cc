@@ -98,8 +98,15 @@ class DerivedStreamTest : public ::testing::Test {
       }
       return WithData(in[0], [](int64_t, int32_t v) { return v * 2; });
     });
-    engine_->Register("sum", udf::RunKind::kReduce, [](std::span<const RecordBatch> in) {
+    engine_->Register("sum", udf::RunKind::kReduce, [this](std::span<const RecordBatch> in) {
       const arrow::Array& cur = in[1].column(1);
+      if (fail_sum_value_ != 0) {
+        for (int64_t r = 0; r < in[1].num_rows(); ++r) {
+          if (!cur.IsNull(r) && cur.Value<int32_t>(r) == fail_sum_value_) {
+            return Result<RecordBatch>(Status::InvalidArgument("the module trapped: unreachable"));
+          }
+        }
+      }
       return WithData(in[0], [&](int64_t r, int32_t v) { return v + cur.Value<int32_t>(r); });
     });
     Open();
@@ -162,7 +169,8 @@ class DerivedStreamTest : public ::testing::Test {
   std::shared_ptr<udf::FakeEngine> engine_;
   std::unique_ptr<Broker> broker_;
   std::atomic<int> double_calls_{0};
-  std::atomic<int32_t> fail_value_{0};
+  std::atomic<int32_t> fail_value_{0};      // double fails on a batch holding it
+  std::atomic<int32_t> fail_sum_value_{0};  // sum fails on a batch whose cur holds it
   GroupCommitter::Clock clock_;  // null: the system clock
 };
 
@@ -274,6 +282,74 @@ TEST_F(DerivedStreamTest, ABacklogOfSmallEntriesIsDerivedInFewCallsKeepingTimest
     EXPECT_EQ(t->timestamps_ms, b->timestamps_ms) << key;
     EXPECT_EQ(b->timestamps_ms.size(), values.size());
   }
+}
+
+TEST_F(DerivedStreamTest, FailuresInABacklogAcrossBucketsFailOnlyTheirOwnRecords) {
+  std::atomic<int64_t> now{1000};
+  broker_.reset();
+  clock_ = [&now] { return now++; };
+  Open();
+  Upload();
+  std::string four_buckets(kAmount);
+  const std::string key_line = "partition_key = \"id\"";
+  four_buckets.replace(four_buckets.find(key_line), key_line.size(), key_line + "\nbuckets = 4");
+  Configure(four_buckets);
+  // 256 one-record entries over 4 buckets; every 16th carries the value the modules fail on.
+  fail_value_ = 13;
+  fail_sum_value_ = 13;
+  std::map<std::string, std::vector<int32_t>> sent;
+  for (int i = 0; i < 256; ++i) {
+    const std::string key = "k" + std::to_string(i % 8);
+    const int32_t value = i % 16 == 0 ? 13 : 100 + i;
+    sent[key].push_back(value);
+    ASSERT_TRUE(Produce(R"({"id":")" + key + R"(","data":)" + std::to_string(value) + "}").ok());
+  }
+  Configure(std::string(kDoubled) + std::string(kTotal));
+  ProduceAndWait(R"({"id":"k1","data":1})");
+  sent["k1"].push_back(1);
+  auto base = broker_->FindStream("amount");
+  auto doubled = broker_->FindStream("doubled");
+  auto total = broker_->FindStream("total");
+  ASSERT_TRUE(base.ok() && doubled.ok() && total.ok());
+  size_t failed = 0;
+  for (const auto& [key, values] : sent) {
+    // map: only the failing records are holes; reduce: a failing record contributes nothing
+    // (the first record of a partition is the seed, not a call, so it never fails).
+    std::vector<int32_t> expect_doubled, expect_totals;
+    int32_t sum = 0;
+    for (size_t o = 0; o < values.size(); ++o) {
+      const int32_t v = values[o];
+      expect_doubled.push_back(v == 13 ? -1 : 2 * v);
+      failed += v == 13 ? (o == 0 ? 1 : 2) : 0;
+      if (o == 0 || v != 13) sum += v;
+      expect_totals.push_back(sum);
+    }
+    EXPECT_EQ(Values("doubled", key), expect_doubled) << key;
+    EXPECT_EQ(Values("total", key), expect_totals) << key;
+    auto b = (*base)->Range(key, 0, UINT64_MAX, UINT64_MAX);
+    auto d = (*doubled)->Range(key, 0, UINT64_MAX, UINT64_MAX);
+    auto t = (*total)->Range(key, 0, UINT64_MAX, UINT64_MAX);
+    ASSERT_TRUE(b.ok() && d.ok() && t.ok());
+    EXPECT_EQ(d->timestamps_ms, b->timestamps_ms) << key;
+    EXPECT_EQ(t->timestamps_ms, b->timestamps_ms) << key;
+  }
+  // One errors record per failed record, each at its own base offset.
+  uint64_t errors = 0;
+  for (const char* stream : {"doubled/errors", "total/errors"}) {
+    auto log = broker_->FindStream(stream);
+    ASSERT_TRUE(log.ok());
+    for (const auto& [key, values] : sent) {
+      auto rows = (*log)->Range(key, 0, UINT64_MAX, UINT64_MAX);
+      if (!rows.ok()) continue;
+      errors += static_cast<uint64_t>(rows->batch.num_rows());
+      for (int64_t r = 0; r < rows->batch.num_rows(); ++r) {
+        const uint64_t offset = rows->batch.column(1).Value<uint64_t>(r);
+        ASSERT_LT(offset, values.size());
+        EXPECT_EQ(values[offset], 13) << stream << " " << key << " " << offset;
+      }
+    }
+  }
+  EXPECT_EQ(errors, failed);
 }
 
 TEST_F(DerivedStreamTest, RestartResumesWithNoGapAndNoDuplicate) {

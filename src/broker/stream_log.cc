@@ -248,11 +248,12 @@ Result<ProduceResult> StreamLog::CommitUnsynced(PreparedProduce& prepared, int64
 
 Result<ProduceResult> StreamLog::Append(PreparedProduce& prepared, int64_t now_ms,
                                         PendingEntries* pending,
-                                        std::vector<storage::BucketLog*>* touched) {
+                                        std::vector<storage::BucketLog*>* touched,
+                                        bool exact_timestamp) {
   std::lock_guard lock(write_mu_);
   HIGGINS_RETURN_IF_ERROR(failure());  // deleted, or offline, since the caller looked
   last_timestamp_ms_ = std::max(last_timestamp_ms_, now_ms);
-  const int64_t timestamp_ms = last_timestamp_ms_;
+  const int64_t timestamp_ms = exact_timestamp ? now_ms : last_timestamp_ms_;
   ProduceResult result;
   result.timestamp_ms = timestamp_ms;
   result.offsets.resize(static_cast<size_t>(prepared.rows));
@@ -373,7 +374,7 @@ Status StreamLog::CommitNow(std::span<PreparedProduce> prepared,
   std::vector<storage::BucketLog*> touched;
   Status status;
   for (size_t i = 0; status.ok() && i < prepared.size(); ++i) {
-    status = Append(prepared[i], timestamps_ms[i], &pending, &touched).status();
+    status = Append(prepared[i], timestamps_ms[i], &pending, &touched, true).status();
   }
   return SyncAndPublish(status, touched, pending);
 }

@@ -103,10 +103,12 @@ class StreamLog {
   /// derived-stream processors write. Errors: as Append and BucketLog::Sync; a failure takes
   /// the stream offline (MarkFailed).
   Result<ProduceResult> CommitNow(PreparedProduce& prepared, int64_t now_ms);
-  /// CommitNow for several requests at once: each is appended with its own timestamp
-  /// (`timestamps_ms[i]`, same size), then one sync covers them all and they become visible
-  /// together, so a processor writing many small base entries pays one fsync per step rather
-  /// than one per entry. Errors: as CommitNow (none of them is visible then).
+  /// CommitNow for several requests at once: each is appended with exactly the timestamp
+  /// `timestamps_ms[i]` (same size; not raised to the stream's previous one: a derived stream
+  /// copies its base entries' timestamps, which never decrease along a base bucket, hence along
+  /// a partition, but may across buckets), then one sync covers them all and they become
+  /// visible together, so a processor writing many small base entries pays one fsync per step
+  /// rather than one per entry. Errors: as CommitNow (none of them is visible then).
   Status CommitNow(std::span<PreparedProduce> prepared, std::span<const int64_t> timestamps_ms);
   /// Whether commits must sync (Options::sync); false sends produces through CommitUnsynced.
   bool syncs() const { return options_.sync; }
@@ -117,9 +119,11 @@ class StreamLog {
   /// Sync) unless the stream does not sync (Options::sync). Errors: those of BucketLog::Append
   /// (rows appended before the failure stay invisible until a restart re-reads them: see
   /// docs/storage-format.md). The commit timestamp is `now_ms`, raised to the stream's previous one
-  /// if the clock went back. Thread-safe (serialised with other writers).
+  /// if the clock went back (unless `exact_timestamp`). Thread-safe (serialised with other
+  /// writers).
   Result<ProduceResult> Append(PreparedProduce& prepared, int64_t now_ms, PendingEntries* pending,
-                               std::vector<storage::BucketLog*>* touched);
+                               std::vector<storage::BucketLog*>* touched,
+                               bool exact_timestamp = false);
 
   /// Makes pending entries visible and writes their index records. Errors: IOError from the
   /// index files (the entries are visible regardless; the index is rebuilt at restart).
