@@ -299,6 +299,22 @@ void DerivedStream::Attempt(std::size_t lo, std::size_t hi, const CallRows& call
   out->push_back(Attempted{lo, hi, std::move(result)});
 }
 
+bool DerivedStream::AttemptChunk(const Chunk& chunk, std::size_t n, const CallRows& call,
+                                 RetryBudget* budget, std::vector<Attempted>* out) {
+  if (chunk.segments.size() == 1) {
+    Attempt(0, n, call, budget, out);
+    return true;
+  }
+  // Several base entries gathered: on a failure they are processed again one by one.
+  auto result = call(0, n);
+  if (!result.ok()) {
+    split_ = true;
+    return false;
+  }
+  out->push_back(Attempted{0, n, std::move(result)});
+  return true;
+}
+
 Status DerivedStream::MapRows(udf::Sandbox* sandbox, const ModuleVersion* module,
                               const Chunk& chunk, std::vector<arrow::RecordBatch>* out,
                               std::vector<Failure>* failures) {
@@ -316,18 +332,8 @@ Status DerivedStream::MapRows(udf::Sandbox* sandbox, const ModuleVersion* module
                 std::span<const std::string* const>(keys).subspan(lo, hi - lo));
   };
   std::vector<Attempted> attempts;  // in row order, covering every row once
-  if (chunk.segments.size() > 1) {
-    // Several base entries gathered: on a failure they are processed again one by one.
-    auto result = call(0, chunk.rows.size());
-    if (!result.ok()) {
-      split_ = true;
-      return Status::OK();
-    }
-    attempts.push_back(Attempted{0, chunk.rows.size(), std::move(result)});
-  } else {
-    RetryBudget budget = NewRetryBudget();
-    Attempt(0, chunk.rows.size(), call, &budget, &attempts);
-  }
+  RetryBudget budget = NewRetryBudget();
+  if (!AttemptChunk(chunk, chunk.rows.size(), call, &budget, &attempts)) return Status::OK();
   const StreamLog& derived = *options_.derived;
   const arrow::Array& key_column = chunk.batch.column(options_.base->key_column());
   for (Attempted& a : attempts) {
@@ -401,17 +407,7 @@ Status DerivedStream::ReduceRows(udf::Sandbox* sandbox, const ModuleVersion* mod
                   std::span<const std::string* const>(keys).subspan(lo, hi - lo));
     };
     std::vector<Attempted> attempts;
-    if (chunk.segments.size() > 1) {
-      // As in MapRows: a failure sends the gathered entries back one by one.
-      auto result = call(0, folded.size());
-      if (!result.ok()) {
-        split_ = true;
-        return Status::OK();
-      }
-      attempts.push_back(Attempted{0, folded.size(), std::move(result)});
-    } else {
-      Attempt(0, folded.size(), call, budget, &attempts);
-    }
+    if (!AttemptChunk(chunk, folded.size(), call, budget, &attempts)) return Status::OK();
     for (Attempted& a : attempts) {
       for (size_t j = a.lo; j < a.hi; ++j) {
         const size_t i = folded[j];

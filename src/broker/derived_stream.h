@@ -144,6 +144,11 @@ class DerivedStream {
   /// attempts whose results stand to `out`, in row order, covering [lo, hi) once.
   void Attempt(std::size_t lo, std::size_t hi, const CallRows& call, RetryBudget* budget,
                std::vector<Attempted>* out);
+  /// Rows [0, n) of `chunk` through `call`, results appended to `out`: for a chunk of one base
+  /// entry, Attempt with `budget`; for several gathered entries, one call, and on its failure
+  /// false with split_ set (nothing is kept; ProcessChunk returns false).
+  bool AttemptChunk(const Chunk& chunk, std::size_t n, const CallRows& call, RetryBudget* budget,
+                    std::vector<Attempted>* out);
   Result<arrow::RecordBatch> LastDerived(const std::string& key);
   Status WriteErrors(const Chunk& chunk, const std::vector<Failure>& failures,
                      const ModuleVersion* module);
