@@ -201,6 +201,82 @@ void CheckShape(const StreamDecl& stream, std::vector<std::string>* problems) {
 }
 
 /// The rules a map or reduce stream's schema and storage follow (see Topography::Merge).
+/// A derived stream on durable storage needs its input (`role`: "the base", "participant")
+/// on durable storage too, or after a restart it would be ahead of the input.
+void CheckDurableInput(const Topography& topography, const StreamDecl& stream,
+                       const StreamDecl& input, const std::string& role,
+                       std::vector<std::string>* problems) {
+  const StorageDecl* storage = topography.FindStorage(stream.storage);
+  const StorageDecl* input_storage = topography.FindStorage(input.storage);
+  if (storage != nullptr && input_storage != nullptr && storage->type != "memory" &&
+      input_storage->type == "memory") {
+    problems->push_back("storage " + Quoted(stream.storage) + " keeps records across restarts " +
+                        "but " + role + " " + Quoted(input.name) + " is on memory storage " +
+                        Quoted(input.storage) + ": put both on memory storage, or " + role +
+                        " on durable storage");
+  }
+}
+
+/// The join as a whole (its map entries are checked one by one by CheckJoinMapEntry): every
+/// output field is mapped; the partition key from a participant's partition key; participants'
+/// partition keys of the output key's type (records are matched by key value); other output
+/// fields nullable (a participant without a record yet contributes nulls); participants on
+/// durable storage when the join is; no window stream as a participant (windows are views).
+void CheckJoinShape(const Topography& topography, const StreamDecl& stream,
+                    const SchemaDecl* schema, std::vector<std::string>* problems) {
+  if (schema == nullptr || schema->schema == nullptr) return;
+  const arrow::Schema& out = *schema->schema;
+  std::vector<std::string> participants = {stream.base};
+  participants.insert(participants.end(), stream.join.begin(), stream.join.end());
+  std::optional<size_t> out_key = out.FieldIndex(stream.partition_key);
+  for (size_t f = 0; f < out.num_fields(); ++f) {
+    const arrow::Field& field = out.field(f);
+    auto mapped = std::find_if(stream.map.begin(), stream.map.end(),
+                               [&](const auto& entry) { return entry.first == field.name; });
+    if (mapped == stream.map.end()) {
+      problems->push_back("field " + Quoted(field.name) + " of schema " + Quoted(stream.schema) +
+                          " is not in the join's map: map every output field to " +
+                          "\"participant.field\"");
+      continue;
+    }
+    if (out_key && f == *out_key) {
+      bool from_key = false;
+      for (const std::string& name : participants) {
+        const StreamDecl* p = topography.FindStream(name);
+        if (p != nullptr && mapped->second == name + "." + p->partition_key) from_key = true;
+      }
+      if (!from_key) {
+        problems->push_back("the join's partition key " + Quoted(field.name) +
+                            " must be mapped from a participant's partition key (got " +
+                            Quoted(mapped->second) + ")");
+      }
+    } else if (!field.nullable) {
+      problems->push_back("field " + Quoted(field.name) + " of schema " + Quoted(stream.schema) +
+                          " must be nullable: it is null while its participant has no record " +
+                          "for the key");
+    }
+  }
+  for (const std::string& name : participants) {
+    const StreamDecl* p = topography.FindStream(name);
+    if (p == nullptr) continue;  // reported already
+    CheckDurableInput(topography, stream, *p, "participant", problems);
+    if (p->kind == StreamKind::kWindow) {
+      problems->push_back("participant " + Quoted(name) + " is a window stream; windows are " +
+                          "views computed at query time and cannot feed a join");
+    }
+    const SchemaDecl* p_schema = topography.FindSchema(p->schema);
+    if (!out_key || p_schema == nullptr || p_schema->schema == nullptr) continue;
+    std::optional<size_t> p_key = p_schema->schema->FieldIndex(p->partition_key);
+    if (p_key && p_schema->schema->field(*p_key).type != out.field(*out_key).type) {
+      problems->push_back("participant " + Quoted(name) + " has partition key " +
+                          Quoted(p->partition_key) + " of type " +
+                          arrow::TypeTag(p_schema->schema->field(*p_key).type) +
+                          ", not the join's " + arrow::TypeTag(out.field(*out_key).type) +
+                          ": records are matched by key value, so the types must be equal");
+    }
+  }
+}
+
 void CheckUdfSchema(const Topography& topography, const StreamDecl& stream, const StreamDecl& base,
                     std::vector<std::string>* problems) {
   const SchemaDecl* schema = topography.FindSchema(stream.schema);
@@ -247,15 +323,7 @@ void CheckUdfSchema(const Topography& topography, const StreamDecl& stream, cons
                           "stream's first record of a partition is its base's first record");
     }
   }
-  const StorageDecl* storage = topography.FindStorage(stream.storage);
-  const StorageDecl* base_storage = topography.FindStorage(base.storage);
-  if (storage != nullptr && base_storage != nullptr && storage->type != "memory" &&
-      base_storage->type == "memory") {
-    problems->push_back("storage " + Quoted(stream.storage) + " keeps records across restarts " +
-                        "but the base " + Quoted(base.name) + " is on memory storage " +
-                        Quoted(base.storage) + ": put both on memory storage, or the base on " +
-                        "durable storage");
-  }
+  CheckDurableInput(topography, stream, base, "the base", problems);
 }
 
 /// The problems of `stream` in the merged `topography`, each as "<problem>".
@@ -292,6 +360,10 @@ std::vector<std::string> StreamProblems(const Topography& topography, const Stre
   if (!stream.base.empty() && base == nullptr) {
     problems.push_back("unknown base stream " + Quoted(stream.base));
   }
+  if (base != nullptr && base->kind == StreamKind::kWindow && stream.kind != StreamKind::kJoin) {
+    problems.push_back("base " + Quoted(stream.base) + " is a window stream; windows are views " +
+                       "computed at query time and cannot feed another derived stream");
+  }
   if ((stream.kind == StreamKind::kMap || stream.kind == StreamKind::kReduce)) {
     if (!stream.fn.empty() && module_check) {
       std::string problem = module_check(stream.fn, stream.kind);
@@ -308,6 +380,7 @@ std::vector<std::string> StreamProblems(const Topography& topography, const Stre
     for (const auto& [out, source] : stream.map) {
       CheckJoinMapEntry(topography, stream, schema, out, source, &problems);
     }
+    CheckJoinShape(topography, stream, schema, &problems);
   }
   if (stream.kind == StreamKind::kWindow && base != nullptr && base->schema != stream.schema) {
     const SchemaDecl* base_schema = topography.FindSchema(base->schema);

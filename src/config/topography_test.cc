@@ -300,15 +300,70 @@ std::string JoinWith(std::string_view join, std::string_view map) {
          std::string(join) + "\nmap = " + std::string(map) + "\n";
 }
 
+/// The product README's join map, with `field` (when not empty) taken from `source` instead.
+std::string FullJoinMap(std::string_view field, std::string_view source = "") {
+  const std::vector<std::pair<std::string_view, std::string_view>> map = {
+      {"customer_id", "customer.id"},
+      {"customer_first_name", "customer.first_name"},
+      {"age", "customer.age"},
+      {"address_line_1", "address.address_line_1"},
+      {"city", "address.city"}};
+  std::string out = "{ ";
+  for (const auto& [out_field, from] : map) {
+    if (out.size() > 2) out += ", ";
+    out += std::string(out_field) + " = \"" +
+           std::string(out_field == field ? source : from) + "\"";
+  }
+  return out + " }";
+}
+
+TEST(TopographyTest, JoinMapMustCoverEveryFieldAndTakeTheKeyFromAKey) {
+  EXPECT_EQ(ErrorAfterQuickStart(JoinWith(R"(["address"])",
+                                          FullJoinMap("customer_id", "address.city"))),
+            "InvalidArgument: streams 'customer_address': the join's partition key "
+            "'customer_id' must be mapped from a participant's partition key (got "
+            "'address.city')");
+  EXPECT_EQ(ErrorAfterQuickStart(JoinWith(
+                R"(["address"])", R"({ customer_id = "address.customer_id", age = "customer.age",
+customer_first_name = "customer.first_name", city = "address.city" })")),
+            "InvalidArgument: streams 'customer_address': field 'address_line_1' of schema "
+            "'customer_address' is not in the join's map: map every output field to "
+            "\"participant.field\"");
+}
+
+TEST(TopographyTest, JoinParticipantsShareTheKeyTypeAndOutputFieldsAreNullable) {
+  EXPECT_EQ(ErrorAfterQuickStart(R"toml([schema.numbered]
+n = "int64"
+label = "string"
+[schema.out]
+id = { type = "string", nullable = false }
+label = { type = "string", nullable = false }
+[streams.numbered]
+schema = "numbered"
+partition_key = "n"
+[streams.j]
+type = "join"
+base = "amount"
+join = ["numbered"]
+schema = "out"
+partition_key = "id"
+map = { id = "amount.id", label = "numbered.label" }
+)toml"),
+            "InvalidArgument: streams 'j': field 'label' of schema 'out' must be nullable: it is "
+            "null while its participant has no record for the key\n"
+            "streams 'j': participant 'numbered' has partition key 'n' of type int64, not the "
+            "join's string: records are matched by key value, so the types must be equal");
+}
+
 TEST(TopographyTest, UnknownJoinStream) {
   EXPECT_EQ(ErrorAfterQuickStart(
-                JoinWith(R"(["address", "addresses"])", R"({ customer_id = "customer.id" })")),
+                JoinWith(R"(["address", "addresses"])", FullJoinMap(""))),
             "InvalidArgument: streams 'customer_address': unknown join stream 'addresses'");
 }
 
 TEST(TopographyTest, UnknownJoinField) {
   EXPECT_EQ(ErrorAfterQuickStart(JoinWith(
-                R"(["address"])", R"({ customer_id = "customer.id", city = "address.town" })")),
+                R"(["address"])", FullJoinMap("city", "address.town"))),
             "InvalidArgument: streams 'customer_address': map 'city' = 'address.town': stream "
             "'address' (schema 'address') has no field 'town'");
 }
@@ -319,11 +374,22 @@ TEST(TopographyTest, JoinMapNamesAParticipantAndAnOutputField) {
             "InvalidArgument: streams 'customer_address': map 'customer_id' = 'amount.id': "
             "'amount' is not a participant (the base 'customer' or a join stream: 'address')\n"
             "streams 'customer_address': map 'zip': schema 'customer_address' has no field "
-            "'zip'");
+            "'zip'\n"
+            "streams 'customer_address': the join's partition key 'customer_id' must be mapped "
+            "from a participant's partition key (got 'amount.id')\n"
+            "streams 'customer_address': field 'customer_first_name' of schema "
+            "'customer_address' is not in the join's map: map every output field to "
+            "\"participant.field\"\n"
+            "streams 'customer_address': field 'age' of schema 'customer_address' is not in the "
+            "join's map: map every output field to \"participant.field\"\n"
+            "streams 'customer_address': field 'address_line_1' of schema 'customer_address' is "
+            "not in the join's map: map every output field to \"participant.field\"\n"
+            "streams 'customer_address': field 'city' of schema 'customer_address' is not in the "
+            "join's map: map every output field to \"participant.field\"");
 }
 
 TEST(TopographyTest, TypeMismatchInJoinMap) {
-  EXPECT_EQ(ErrorAfterQuickStart(JoinWith(R"(["address"])", R"({ age = "customer.first_name" })")),
+  EXPECT_EQ(ErrorAfterQuickStart(JoinWith(R"(["address"])", FullJoinMap("age", "customer.first_name"))),
             "InvalidArgument: streams 'customer_address': map 'age' = 'customer.first_name': "
             "type string of 'customer.first_name' differs from type int32 of field 'age' in "
             "schema 'customer_address'");
@@ -364,6 +430,33 @@ window = { type = "count", interval = 5 }
             "(of stream 'amount'), not 'other'");
 }
 
+TEST(TopographyTest, AWindowFeedsNoOtherDerivedStream) {
+  EXPECT_EQ(ErrorAfterQuickStart(R"toml([streams.w]
+base = "amount"
+type = "window"
+partition_key = "id"
+schema = "amount"
+window = { type = "count", interval = 5 }
+[streams.ww]
+base = "w"
+type = "window"
+partition_key = "id"
+schema = "amount"
+window = { type = "count", interval = 2 }
+[streams.j]
+type = "join"
+base = "amount"
+join = ["w"]
+schema = "amount"
+partition_key = "id"
+map = { id = "amount.id", data = "w.data" }
+)toml"),
+            "InvalidArgument: streams 'ww': base 'w' is a window stream; windows are views "
+            "computed at query time and cannot feed another derived stream\n"
+            "streams 'j': participant 'w' is a window stream; windows are views computed at "
+            "query time and cannot feed a join");
+}
+
 TEST(TopographyTest, CycleThroughBaseAndJoinIsRejected) {
   EXPECT_EQ(ErrorAfterQuickStart(R"toml([streams.a]
 type = "map"
@@ -377,7 +470,7 @@ base = "amount"
 join = ["a"]
 schema = "amount"
 partition_key = "id"
-map = { id = "amount.id" }
+map = { id = "amount.id", data = "a.data" }
 [streams.self]
 type = "map"
 base = "self"
