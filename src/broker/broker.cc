@@ -190,7 +190,7 @@ Status Broker::StartProcessor(const config::Topography& topography, const config
   options.errors = std::move(errors);
   options.modules = modules_.get();
   options.limits = options_.call_limits;
-  derived_->Add(DerivedStream::Start(std::move(options)), decl.base);
+  derived_->Add(DerivedStream::Start(std::move(options)), {decl.base});
   return Status::OK();
 }
 

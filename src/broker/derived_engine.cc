@@ -90,11 +90,12 @@ void DerivedEngine::ScheduleLocked(const std::shared_ptr<Slot>& slot) {
   work_cv_.notify_one();
 }
 
-void DerivedEngine::Add(std::shared_ptr<DerivedStream> stream, const std::string& input) {
+void DerivedEngine::Add(std::shared_ptr<DerivedProcessor> stream,
+                        std::vector<std::string> inputs) {
   std::lock_guard lock(mu_);
   auto slot = std::make_shared<Slot>();
   slot->stream = std::move(stream);
-  slot->input = input;
+  slot->inputs = std::move(inputs);
   const std::string name = slot->stream->name();
   slots_[name] = slot;
   ScheduleLocked(slot);
@@ -115,31 +116,48 @@ void DerivedEngine::OnCommit(const std::string& stream,
   {
     std::lock_guard lock(mu_);
     for (auto& [name, slot] : slots_) {
-      if (slot->input == stream) ScheduleLocked(slot);
+      if (std::find(slot->inputs.begin(), slot->inputs.end(), stream) != slot->inputs.end()) {
+        ScheduleLocked(slot);
+      }
     }
   }
   std::vector<Finished> finished;
   {
     std::lock_guard lock(wait_mu_);
-    if (watching_.empty()) return;
-    std::string id;
-    for (std::string_view key : keys) {
-      WatchId(stream, key, &id);
-      auto it = watching_.find(id);
-      if (it == watching_.end()) continue;
-      Partition& partition = it->second;
-      const uint64_t have = partition.have();
-      while (!partition.by_count.empty() && partition.by_count.begin()->first <= have) {
-        const auto [w, need] = partition.by_count.begin()->second;
-        partition.by_count.erase(partition.by_count.begin());
-        Waiter& waiter = waiters_.at(w);
-        waiter.needs[need].met = true;
-        if (--waiter.unmet == 0) FinishLocked(w, Status::OK(), &finished);
-      }
-      if (partition.by_count.empty()) watching_.erase(it);
-    }
+    AnswerLocked(stream, keys, &finished);
   }
   for (auto& f : finished) f.waiter.done(f.status);
+}
+
+void DerivedEngine::Notify(std::string_view stream, std::span<const std::string> keys) {
+  std::vector<Finished> finished;
+  {
+    std::lock_guard lock(wait_mu_);
+    AnswerLocked(stream, keys, &finished);
+  }
+  for (auto& f : finished) f.waiter.done(f.status);
+}
+
+template <typename Keys>
+void DerivedEngine::AnswerLocked(std::string_view stream, const Keys& keys,
+                                 std::vector<Finished>* finished) {
+  if (watching_.empty()) return;
+  std::string id;
+  for (std::string_view key : keys) {
+    WatchId(stream, key, &id);
+    auto it = watching_.find(id);
+    if (it == watching_.end()) continue;
+    Partition& partition = it->second;
+    const uint64_t have = partition.have();
+    while (!partition.by_count.empty() && partition.by_count.begin()->first <= have) {
+      const auto [w, need] = partition.by_count.begin()->second;
+      partition.by_count.erase(partition.by_count.begin());
+      Waiter& waiter = waiters_.at(w);
+      waiter.needs[need].met = true;
+      if (--waiter.unmet == 0) FinishLocked(w, Status::OK(), finished);
+    }
+    if (partition.by_count.empty()) watching_.erase(it);
+  }
 }
 
 void DerivedEngine::WatchId(std::string_view stream, std::string_view key, std::string* id) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -51,13 +52,16 @@ class DerivedEngine {
   /// "the broker is shutting down". Idempotent.
   void Stop();
 
-  /// Adds a processor (scheduled at once: it may have a backlog) fed by commits of `input`.
-  void Add(std::shared_ptr<DerivedStream> stream, const std::string& input);
+  /// Adds a processor (scheduled at once: it may have a backlog) fed by commits of `inputs`.
+  void Add(std::shared_ptr<DerivedProcessor> stream, std::vector<std::string> inputs);
   /// Removes a processor, waiting for a step in progress to end.
   void Remove(const std::string& name);
   /// A commit to `stream` of records with partition keys `keys` (called by StreamLog's commit
   /// listener): schedules the processors fed by it and answers the waits it satisfies.
   void OnCommit(const std::string& stream, const std::vector<std::string_view>& keys);
+  /// Answers the waits on (`stream`, key) for `keys` without scheduling anything: for progress
+  /// that is not a stream's commit (a join's per-participant progress, JoinProgressId).
+  void Notify(std::string_view stream, std::span<const std::string> keys);
 
   /// What a wait needs: partition `key` of `stream` holding at least `count` records.
   struct Watch {
@@ -80,8 +84,8 @@ class DerivedEngine {
 
  private:
   struct Slot {
-    std::shared_ptr<DerivedStream> stream;
-    std::string input;
+    std::shared_ptr<DerivedProcessor> stream;
+    std::vector<std::string> inputs;
     bool queued = false;
     bool running = false;
     bool again = false;  // a commit arrived while running
@@ -117,6 +121,9 @@ class DerivedEngine {
   /// `status`.
   void FinishLocked(uint64_t id, Status status, std::vector<Finished>* out);
   void Timer();
+  /// Meets the waits on WatchId(stream, key) for each key (under wait_mu_).
+  template <typename Keys>
+  void AnswerLocked(std::string_view stream, const Keys& keys, std::vector<Finished>* finished);
 
   udf::Engine* const engine_;
   const Options options_;

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "broker/derived_processor.h"
 #include "broker/module_registry.h"
 #include "broker/stream_log.h"
 #include "config/configuration.h"
@@ -49,7 +50,7 @@ std::string ErrorsStreamName(std::string_view derived);
 /// nothing).
 ///
 /// Thread-safety: Step must not run on two threads at once (the engine guarantees it).
-class DerivedStream {
+class DerivedStream : public DerivedProcessor {
  public:
   struct Options {
     config::StreamKind kind = config::StreamKind::kMap;  // kMap or kReduce
@@ -72,14 +73,14 @@ class DerivedStream {
   /// Processes up to `max_calls` chunks of base rows. Returns whether visible base rows remain
   /// unprocessed. Errors: storage errors of the three streams (UDF failures are not errors of
   /// Step: they are recorded as described above).
-  Result<bool> Step(udf::Sandbox* sandbox, int max_calls);
+  Result<bool> Step(udf::Sandbox* sandbox, int max_calls) override;
 
-  const std::string& name() const { return options_.derived->name(); }
+  const std::string& name() const override { return options_.derived->name(); }
   const StreamLog& base() const { return *options_.base; }
   const StreamLog& derived() const { return *options_.derived; }
   /// Base records processed and failed since start (for logs and metadata).
-  uint64_t processed() const { return processed_; }
-  uint64_t failed() const { return failed_; }
+  uint64_t processed() const override { return processed_; }
+  uint64_t failed() const override { return failed_; }
 
  private:
   explicit DerivedStream(Options options)
