@@ -125,7 +125,10 @@ class Client {
 
   // --- Query -----------------------------------------------------------------------------------
   // A missing stream, partition or offset is NotFound. Partition keys are the key's text: a
-  // string key's bytes, or an integer key in decimal ("42").
+  // string key's bytes, or an integer key in decimal ("42"). On a window stream, QueryAt's
+  // offset is a window's number and QueryLatest gives the latest window: the Records hold its
+  // member records and Records::window its bounds; QueryRange and QueryAtTime are
+  // InvalidArgument there.
 
   /// The record at `offset`.
   Result<Records> QueryAt(std::string_view stream, std::string_view partition_key,

@@ -27,16 +27,35 @@ struct ProduceResult {
   const std::string& partition_of(size_t row) const { return partitions[partition_indexes[row]]; }
 };
 
-/// Consecutive records of one partition, decoded: row i is the record at offset + i.
+/// What one window of a window stream covers (docs/configuration.md, "Window streams").
+struct WindowBounds {
+  /// No record will ever join or leave the window.
+  bool closed = false;
+  /// False: a count window over the base offsets [start, end) (an open window's end lies beyond
+  /// the partition's end). True: a time window over the commit timestamps [start, end), ms since
+  /// the Unix epoch.
+  bool by_time = false;
+  uint64_t start = 0;
+  uint64_t end = 0;
+  /// Base offset of the first member; the members are consecutive base offsets. For an empty
+  /// window (a time window in a gap), the offset of the first base record after it.
+  uint64_t first_offset = 0;
+};
+
+/// Consecutive records of one partition, decoded: row i is the record at offset + i. For a window
+/// stream, one window: `offset` is the window's number, the rows are its members (the base
+/// records at offsets window->first_offset + i, possibly none) and `window` is set.
 struct Records {
   std::string stream;
   std::string partition_key;
-  /// Offset of the first row.
+  /// Offset of the first row; for a window stream, the window's number.
   uint64_t offset = 0;
   /// Commit time of each row, ms since the Unix epoch.
   std::vector<uint64_t> timestamps_ms;
   /// The rows, with the stream's schema.
   arrow::RecordBatch batch;
+  /// Set for a window of a window stream.
+  std::optional<WindowBounds> window;
 
   int64_t num_rows() const { return batch.num_rows(); }
 };

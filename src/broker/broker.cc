@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "broker/window_view.h"
 #include "common/file_util.h"
 #include "config/configuration.h"
 
@@ -143,8 +144,73 @@ Result<std::shared_ptr<StreamLog>> Broker::OpenStream(const config::Topography& 
   return std::shared_ptr<StreamLog>(std::move(log));
 }
 
+Status Broker::StartJoin(const config::Topography& topography, const config::StreamDecl& decl,
+                         const std::shared_ptr<StreamLog>& derived) {
+  JoinStream::Options options;
+  std::vector<std::string> inputs = JoinParticipants(decl);
+  {
+    std::shared_lock lock(mu_);
+    for (const std::string& name : inputs) {
+      auto it = streams_.find(name);
+      if (it == streams_.end()) return Status::Internal("participant '" + name + "' is not open");
+      options.participants.push_back(it->second);
+    }
+  }
+  const arrow::Schema& schema = *derived->schema();
+  for (size_t f = 0; f < schema.num_fields(); ++f) {
+    JoinStream::Source& source = options.sources.emplace_back();
+    for (const auto& [out, from] : decl.map) {
+      if (out != schema.field(f).name) continue;
+      // "participant.field": the longest participant name the value starts with (names may
+      // hold '.'), as the topography checked.
+      size_t best = 0;
+      for (size_t p = 0; p < inputs.size(); ++p) {
+        if (from.size() > inputs[p].size() && from.compare(0, inputs[p].size(), inputs[p]) == 0 &&
+            from[inputs[p].size()] == '.' && inputs[p].size() >= best) {
+          best = inputs[p].size();
+          source.participant = p;
+        }
+      }
+      const auto field = options.participants[source.participant]->schema()->FieldIndex(
+          from.substr(inputs[source.participant].size() + 1));
+      if (!field) return Status::Internal("join map '" + out + "' names no field");
+      source.field = static_cast<int>(*field);
+    }
+  }
+  options.derived = derived;
+  if (derived->durable()) {
+    const auto& storage_options = topography.FindStorage(decl.storage)->options;
+    auto fsync = storage_options.find("fsync");
+    HIGGINS_ASSIGN_OR_RETURN(
+        options.intents,
+        JoinIntentLog::Open(options_.dir + "/index/" + std::to_string(derived->id()) +
+                                "/join-intent.log",
+                            fsync == storage_options.end() || fsync->second != "false"));
+  }
+  options.on_progress = [engine = derived_.get(), name = decl.name](
+                            size_t participant, std::span<const std::string> keys) {
+    engine->Notify(JoinProgressId(name, participant), keys);
+  };
+  HIGGINS_ASSIGN_OR_RETURN(std::shared_ptr<JoinStream> join, JoinStream::Start(std::move(options)));
+  {
+    std::unique_lock lock(mu_);
+    joins_[decl.name] = join;
+  }
+  derived_->Add(std::move(join), std::move(inputs));
+  return Status::OK();
+}
+
+std::vector<std::string> Broker::JoinParticipants(const config::StreamDecl& decl) {
+  std::vector<std::string> out = {decl.base};
+  for (const std::string& name : decl.join) {
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
+}
+
 Status Broker::StartProcessor(const config::Topography& topography, const config::StreamDecl& decl,
                               const std::shared_ptr<StreamLog>& derived) {
+  if (decl.kind == config::StreamKind::kJoin) return StartJoin(topography, decl, derived);
   if (decl.kind != config::StreamKind::kMap && decl.kind != config::StreamKind::kReduce) {
     return Status::OK();
   }
@@ -305,6 +371,7 @@ Status Broker::DeleteConfiguration(std::string_view key) {
   for (auto& [stream, storage] : dropped) {
     derived_->Remove(stream->name());
     std::unique_lock lock(mu_);
+    joins_.erase(stream->name());
     auto it = errors_streams_.find(ErrorsStreamName(stream->name()));
     if (it != errors_streams_.end()) {
       dropped_errors.emplace_back(it->second, storage);
@@ -401,6 +468,41 @@ void Broker::Produce(std::string_view stream_name, std::string_view payload, Pay
   committer_.Submit(*std::move(stream), *std::move(prepared), std::move(done));
 }
 
+std::optional<Broker::WindowSource> Broker::FindWindow(std::string_view name) const {
+  std::shared_lock lock(mu_);
+  const config::StreamDecl* decl = topography_.FindStream(name);
+  if (decl == nullptr || decl->kind != config::StreamKind::kWindow || !decl->window) {
+    return std::nullopt;
+  }
+  const config::StreamDecl* base = topography_.FindStream(decl->base);
+  auto it = streams_.find(decl->base);
+  if (base == nullptr || it == streams_.end()) return std::nullopt;
+  return WindowSource{base->name, it->second, *decl->window,
+                      base->kind == config::StreamKind::kSource};
+}
+
+int64_t Broker::NowMs() const {
+  return options_.clock ? options_.clock() : GroupCommitter::SystemNowMs();
+}
+
+std::vector<PartitionCount> Broker::WindowPartitions(const config::StreamDecl& decl,
+                                                     uint64_t* partitions,
+                                                     uint64_t* windows) const {
+  *partitions = 0;
+  *windows = 0;
+  auto base = streams_.find(decl.base);
+  if (base == streams_.end() || !decl.window) return {};
+  uint64_t records = 0;
+  std::vector<PartitionCount> listed =
+      base->second->index().Partitions(SIZE_MAX, partitions, &records);
+  for (PartitionCount& p : listed) {
+    p.count = WindowCount(*base->second, *decl.window, p.key);
+    *windows += p.count;
+  }
+  listed.resize(std::min(listed.size(), options_.max_listed_partitions));
+  return listed;
+}
+
 Result<std::vector<StreamInfo>> Broker::Metadata(std::string_view name) const {
   std::shared_lock lock(mu_);
   std::vector<StreamInfo> out;
@@ -422,8 +524,12 @@ Result<std::vector<StreamInfo>> Broker::Metadata(std::string_view name) const {
       if (derived != nullptr) info.decl.storage = derived->storage;
     }
     info.schema = stream->schema();
-    info.partitions = stream->index().Partitions(options_.max_listed_partitions,
-                                                 &info.partition_count, &info.record_count);
+    if (info.decl.kind == config::StreamKind::kWindow) {
+      info.partitions = WindowPartitions(info.decl, &info.partition_count, &info.record_count);
+    } else {
+      info.partitions = stream->index().Partitions(options_.max_listed_partitions,
+                                                   &info.partition_count, &info.record_count);
+    }
     info.partitions_truncated = info.partitions.size() < info.partition_count;
     out.push_back(std::move(info));
   }
@@ -434,95 +540,173 @@ Result<std::vector<StreamInfo>> Broker::Metadata(std::string_view name) const {
   return out;
 }
 
-std::vector<std::shared_ptr<StreamLog>> Broker::DerivedFrom(std::string_view stream) const {
-  std::vector<std::shared_ptr<StreamLog>> out;
-  std::vector<std::string_view> frontier{stream};
-  std::set<std::string_view> seen;
-  while (!frontier.empty()) {
-    const std::string_view input = frontier.back();
-    frontier.pop_back();
-    for (const auto& [name, decl] : topography_.streams()) {
-      const bool udf =
-          decl.kind == config::StreamKind::kMap || decl.kind == config::StreamKind::kReduce;
-      if (!udf || decl.base != input || !seen.insert(name).second) continue;
-      if (auto it = streams_.find(name); it != streams_.end()) out.push_back(it->second);
-      frontier.push_back(name);
+namespace {
+
+/// A callback that calls `done` once, after `n` calls, with the first error among them.
+std::function<void(Status)> AllOf(size_t n, std::function<void(Status)> done) {
+  struct State {
+    std::mutex mu;
+    size_t left;
+    Status first;
+    std::function<void(Status)> done;
+  };
+  auto state = std::make_shared<State>();
+  state->left = n;
+  state->done = std::move(done);
+  return [state](Status s) {
+    {
+      std::lock_guard lock(state->mu);
+      if (!s.ok() && state->first.ok()) state->first = std::move(s);
+      if (--state->left != 0) return;
     }
-  }
-  return out;
+    state->done(state->first);
+  };
 }
 
-void Broker::Wait(std::vector<std::shared_ptr<StreamLog>> streams,
-                  std::vector<std::pair<std::string, uint64_t>> needed,
-                  std::chrono::milliseconds timeout, std::function<void(Status)> done) {
-  if (streams.empty() || needed.empty()) return done(Status::OK());
-  timeout = std::clamp(timeout, std::chrono::milliseconds(0), options_.max_wait_for_derived);
-  auto shared = std::make_shared<std::pair<std::vector<std::shared_ptr<StreamLog>>,
-                                           std::vector<std::pair<std::string, uint64_t>>>>(
-      std::move(streams), std::move(needed));
-  auto describe = [shared, timeout] {
+}  // namespace
+
+void Broker::WaitFor(std::vector<Need> needs, Deadline deadline, std::function<void(Status)> done) {
+  if (needs.empty()) return done(Status::OK());
+  auto shared = std::make_shared<std::vector<Need>>(std::move(needs));
+  auto describe = [shared, timeout = deadline.timeout] {
     std::string behind;
-    for (const auto& stream : shared->first) {
-      for (const auto& [key, count] : shared->second) {
-        const uint64_t have = stream->index().Count(key);
-        if (have < count) {
-          if (!behind.empty()) behind += ", ";
-          behind += "'" + stream->name() + "' partition '" + key + "' has " +
-                    std::to_string(have) + " of " + std::to_string(count) + " records";
-          break;
-        }
-      }
+    for (const Need& need : *shared) {
+      const uint64_t have = need.watch.have();
+      if (have >= need.watch.count) continue;
+      if (!behind.empty()) behind += ", ";
+      behind += need.what + " partition '" + need.watch.key + "' has " + std::to_string(have) +
+                " of " + std::to_string(need.watch.count) + " records";
     }
     return "derived streams did not catch up within " + std::to_string(timeout.count()) +
            " ms: " + behind;
   };
   std::vector<DerivedEngine::Watch> watches;
-  for (const auto& stream : shared->first) {
-    for (const auto& [key, count] : shared->second) {
-      watches.push_back({stream->name(), key, count,
-                         [stream, key = key] { return stream->index().Count(key); }});
+  for (const Need& need : *shared) watches.push_back(need.watch);
+  derived_->WaitUntil(std::move(watches), deadline.at, std::move(describe), std::move(done));
+}
+
+Broker::Deadline Broker::MakeDeadline(std::chrono::milliseconds timeout) const {
+  timeout = std::clamp(timeout, std::chrono::milliseconds(0), options_.max_wait_for_derived);
+  return Deadline{DerivedEngine::Clock::now() + timeout, timeout};
+}
+
+void Broker::WaitDownstream(const std::string& stream, std::map<std::string, uint64_t> needed,
+                            Deadline deadline, std::function<void(Status)> done) {
+  // The streams fed directly by `stream`: map and reduce streams must hold `needed` records
+  // per key; joins must have joined that many of `stream`'s records per key. Then the same for
+  // the streams fed by those, with a join's own counts once it has caught up.
+  struct Dependent {
+    std::string name;
+    std::shared_ptr<StreamLog> log;
+    std::shared_ptr<JoinStream> join;  // null for map and reduce
+    size_t participant = 0;
+  };
+  std::vector<Dependent> dependents;
+  {
+    std::shared_lock lock(mu_);
+    for (const auto& [name, decl] : topography_.streams()) {
+      auto log = streams_.find(name);
+      if (log == streams_.end()) continue;
+      if ((decl.kind == config::StreamKind::kMap || decl.kind == config::StreamKind::kReduce) &&
+          decl.base == stream) {
+        dependents.push_back({name, log->second, nullptr, 0});
+      } else if (decl.kind == config::StreamKind::kJoin) {
+        const std::vector<std::string> participants = JoinParticipants(decl);
+        auto p = std::find(participants.begin(), participants.end(), stream);
+        auto join = joins_.find(name);
+        if (p == participants.end() || join == joins_.end()) continue;
+        dependents.push_back({name, log->second, join->second,
+                              static_cast<size_t>(p - participants.begin())});
+      }
     }
   }
-  derived_->WaitUntil(std::move(watches), DerivedEngine::Clock::now() + timeout,
-                      std::move(describe), std::move(done));
+  if (dependents.empty() || needed.empty()) return done(Status::OK());
+  auto all = AllOf(dependents.size(), std::move(done));
+  for (Dependent& d : dependents) {
+    std::vector<Need> needs;
+    for (const auto& [key, count] : needed) {
+      if (d.join) {
+        needs.push_back({"'" + d.name + "' (joining '" + stream + "')",
+                         {JoinProgressId(d.name, d.participant), key, count,
+                          [join = d.join, p = d.participant, key = key] {
+                            return join->Processed(p, key);
+                          }}});
+      } else {
+        needs.push_back({"'" + d.name + "'",
+                         {d.name, key, count, [log = d.log, key = key] {
+                            return log->index().Count(key);
+                          }}});
+      }
+    }
+    WaitFor(std::move(needs), deadline, [this, d, needed, deadline, all](Status s) {
+      if (!s.ok()) return all(s);
+      std::map<std::string, uint64_t> next = needed;
+      if (d.join) {
+        for (auto& [key, count] : next) count = d.log->index().Count(key);
+      }
+      WaitDownstream(d.name, std::move(next), deadline, all);
+    });
+  }
+}
+
+void Broker::WaitUpstream(const std::string& stream, const std::string& key, Deadline deadline,
+                          std::function<void(Status)> done) {
+  // Each input of `stream` first catches up itself; then `stream` must have processed every
+  // record the input holds for `key` at that moment.
+  config::StreamDecl decl;
+  std::shared_ptr<StreamLog> log;
+  std::shared_ptr<JoinStream> join;
+  {
+    std::shared_lock lock(mu_);
+    const config::StreamDecl* found = topography_.FindStream(stream);
+    if (found == nullptr || found->kind == config::StreamKind::kSource) return done(Status::OK());
+    decl = *found;
+    if (auto it = streams_.find(stream); it != streams_.end()) log = it->second;
+    if (auto it = joins_.find(stream); it != joins_.end()) join = it->second;
+  }
+  if (decl.kind == config::StreamKind::kWindow) {
+    return WaitUpstream(decl.base, key, deadline, std::move(done));  // a view of its base
+  }
+  if (!log || (decl.kind == config::StreamKind::kJoin && !join)) return done(Status::OK());
+  const std::vector<std::string> inputs =
+      decl.kind == config::StreamKind::kJoin ? JoinParticipants(decl)
+                                             : std::vector<std::string>{decl.base};
+  auto all = AllOf(inputs.size(), std::move(done));
+  for (size_t p = 0; p < inputs.size(); ++p) {
+    WaitUpstream(inputs[p], key, deadline,
+                 [this, p, input = inputs[p], stream, key, log, join, deadline, all](Status s) {
+      if (!s.ok()) return all(s);
+      auto input_log = FindStream(input);
+      if (!input_log.ok()) return all(input_log.status());
+      const uint64_t count = (*input_log)->index().Count(key);
+      std::vector<Need> needs;
+      if (join) {
+        needs.push_back({"'" + stream + "' (joining '" + input + "')",
+                         {JoinProgressId(stream, p), key, count,
+                          [join, p, key] { return join->Processed(p, key); }}});
+      } else {
+        needs.push_back({"'" + stream + "'", {stream, key, count, [log, key] {
+                                                return log->index().Count(key);
+                                              }}});
+      }
+      WaitFor(std::move(needs), deadline, all);
+    });
+  }
 }
 
 void Broker::WaitForDerived(std::string_view stream, const ProduceResult& produced,
                             std::chrono::milliseconds timeout, std::function<void(Status)> done) {
-  std::vector<std::shared_ptr<StreamLog>> streams;
-  {
-    std::shared_lock lock(mu_);
-    streams = DerivedFrom(stream);
-  }
-  std::vector<uint64_t> counts(produced.partitions.size(), 0);
+  std::map<std::string, uint64_t> needed;
   for (size_t r = 0; r < produced.offsets.size(); ++r) {
-    uint64_t& c = counts[produced.partition_indexes[r]];
+    uint64_t& c = needed[produced.partitions[produced.partition_indexes[r]]];
     c = std::max(c, produced.offsets[r] + 1);
   }
-  std::vector<std::pair<std::string, uint64_t>> needed;
-  for (size_t i = 0; i < counts.size(); ++i) needed.emplace_back(produced.partitions[i], counts[i]);
-  Wait(std::move(streams), std::move(needed), timeout, std::move(done));
+  WaitDownstream(std::string(stream), std::move(needed), MakeDeadline(timeout), std::move(done));
 }
 
 void Broker::WaitForQuery(std::string_view stream, std::string_view key,
                           std::chrono::milliseconds timeout, std::function<void(Status)> done) {
-  std::shared_ptr<StreamLog> target;
-  std::shared_ptr<StreamLog> source;
-  {
-    std::shared_lock lock(mu_);
-    const config::StreamDecl* decl = topography_.FindStream(stream);
-    auto udf = [](const config::StreamDecl* d) {
-      return d != nullptr &&
-             (d->kind == config::StreamKind::kMap || d->kind == config::StreamKind::kReduce);
-    };
-    if (!udf(decl)) return done(Status::OK());
-    target = streams_.at(decl->name);
-    while (udf(decl)) decl = topography_.FindStream(decl->base);
-    if (decl == nullptr) return done(Status::OK());
-    source = streams_.at(decl->name);
-  }
-  const uint64_t count = source->index().Count(key);
-  Wait({target}, {{std::string(key), count}}, timeout, std::move(done));
+  WaitUpstream(std::string(stream), std::string(key), MakeDeadline(timeout), std::move(done));
 }
 
 }  // namespace higgins::broker

@@ -14,6 +14,7 @@
 
 #include "broker/derived_engine.h"
 #include "broker/group_committer.h"
+#include "broker/join_stream.h"
 #include "broker/module_registry.h"
 #include "broker/stream_log.h"
 #include "common/file_util.h"
@@ -88,14 +89,15 @@ class Broker {
   bool HasModule(std::string_view name) const;
 
   /// Read-your-writes for a produce: calls `done(OK)` once every map and reduce stream fed,
-  /// directly or through others, by `stream` holds a record at each offset of `produced`, or
+  /// directly or through others, by `stream` holds a record at each offset of `produced`, and
+  /// every join it feeds has joined them (then the streams fed by that join), or
   /// `done(DeadlineExceeded)` naming the streams still behind after `timeout` (clamped to
   /// max_wait_for_derived). `done` may run on this thread or a processor's.
   void WaitForDerived(std::string_view stream, const ProduceResult& produced,
                       std::chrono::milliseconds timeout, std::function<void(Status)> done);
-  /// Read-your-writes for a query of partition `key` of `stream`: when `stream` is a map or
-  /// reduce stream, waits until it has derived every record its source stream (at the top of
-  /// its map/reduce chain) holds for `key` now; other streams need no wait.
+  /// Read-your-writes for a query of partition `key` of `stream`: when `stream` is derived,
+  /// waits until its inputs have caught up (recursively) and it has processed every record
+  /// they then hold for `key`; a window waits for its base; a source stream needs no wait.
   void WaitForQuery(std::string_view stream, std::string_view key,
                     std::chrono::milliseconds timeout, std::function<void(Status)> done);
 
@@ -108,7 +110,22 @@ class Broker {
   /// The stream, or NotFound "stream 'x' does not exist".
   Result<std::shared_ptr<StreamLog>> FindStream(std::string_view name) const;
 
-  /// Every stream (name empty) or one. Errors: NotFound.
+  /// What a window stream is a view of (window_view.h), or nullopt when `name` is not a window
+  /// stream.
+  struct WindowSource {
+    std::string base_name;
+    std::shared_ptr<StreamLog> base;
+    config::WindowSpec spec;
+    /// The base's commit timestamps come from this broker's clock (a source stream), so the
+    /// clock closes time windows (QueryWindow's `now_ms`).
+    bool base_uses_clock = false;
+  };
+  std::optional<WindowSource> FindWindow(std::string_view name) const;
+  /// The broker's clock: BrokerOptions::clock, or the system clock; ms since the Unix epoch.
+  int64_t NowMs() const;
+
+  /// Every stream (name empty) or one. A window stream lists its base's partitions, each with
+  /// its number of windows as its count. Errors: NotFound.
   Result<std::vector<StreamInfo>> Metadata(std::string_view name) const;
 
   const BrokerOptions& options() const { return options_; }
@@ -124,15 +141,39 @@ class Broker {
   Result<std::shared_ptr<StreamLog>> OpenStream(const config::Topography& topography,
                                                 const config::StreamDecl& decl);
   Status PersistTopography(const config::Topography& topography);
+  /// Metadata partitions of window stream `decl` (under mu_): its base's partitions in key
+  /// order, at most max_listed_partitions, each with its number of windows; `*partitions` gets
+  /// the number of partitions and `*windows` the windows of all of them.
+  std::vector<PartitionCount> WindowPartitions(const config::StreamDecl& decl, uint64_t* partitions,
+                                               uint64_t* windows) const;
   /// Opens the errors stream of a map or reduce stream and starts its processor.
   Status StartProcessor(const config::Topography& topography, const config::StreamDecl& decl,
                         const std::shared_ptr<StreamLog>& derived);
+  /// Opens the intent log of a join stream and starts its processor.
+  Status StartJoin(const config::Topography& topography, const config::StreamDecl& decl,
+                   const std::shared_ptr<StreamLog>& derived);
+  /// The base, then the join streams, without repeats.
+  static std::vector<std::string> JoinParticipants(const config::StreamDecl& decl);
   std::string CheckModuleFor(std::string_view name, config::StreamKind kind) const;
-  /// The map and reduce streams fed by `stream`, directly or not (under mu_).
-  std::vector<std::shared_ptr<StreamLog>> DerivedFrom(std::string_view stream) const;
-  void Wait(std::vector<std::shared_ptr<StreamLog>> streams,
-            std::vector<std::pair<std::string, uint64_t>> needed,
-            std::chrono::milliseconds timeout, std::function<void(Status)> done);
+  /// A read-your-writes wait: one watch, and how to name it when it times out.
+  struct Need {
+    std::string what;  // "'stream'" or "'join' (joining 'participant')"
+    DerivedEngine::Watch watch;
+  };
+  struct Deadline {
+    DerivedEngine::Clock::time_point at;
+    std::chrono::milliseconds timeout;  // for messages
+  };
+  Deadline MakeDeadline(std::chrono::milliseconds timeout) const;
+  void WaitFor(std::vector<Need> needs, Deadline deadline, std::function<void(Status)> done);
+  /// Waits until every derived stream fed by `stream`, directly or not, has processed the
+  /// first needed[key] records of each key.
+  void WaitDownstream(const std::string& stream, std::map<std::string, uint64_t> needed,
+                      Deadline deadline, std::function<void(Status)> done);
+  /// Waits until `stream` and every derived stream it is made from have processed what their
+  /// inputs hold for `key` (sources need nothing; a window is a view of its base).
+  void WaitUpstream(const std::string& stream, const std::string& key, Deadline deadline,
+                    std::function<void(Status)> done);
 
   BrokerOptions options_;
   std::optional<FileLock> lock_;  // held for the broker's life
@@ -143,6 +184,8 @@ class Broker {
   std::map<std::string, std::shared_ptr<StreamLog>, std::less<>> streams_;
   /// "<derived>/errors" of every map and reduce stream (not in the topography).
   std::map<std::string, std::shared_ptr<StreamLog>, std::less<>> errors_streams_;
+  /// The processor of every join stream, for read-your-writes waits.
+  std::map<std::string, std::shared_ptr<JoinStream>, std::less<>> joins_;
   std::shared_ptr<udf::Engine> engine_;
   std::unique_ptr<ModuleRegistry> modules_;
   std::unique_ptr<DerivedEngine> derived_;  // before committer_: stopped first

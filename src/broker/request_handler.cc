@@ -3,6 +3,7 @@
 #include <atomic>
 #include <mutex>
 
+#include "broker/window_view.h"
 #include "higgins/arrow/ipc/writer.h"
 #include "protocol/messages.h"
 #include "protocol/partition_name.h"
@@ -219,6 +220,54 @@ std::chrono::milliseconds WaitTimeout(uint32_t ms) {
   return std::chrono::milliseconds(ms == 0 ? 10'000 : ms);
 }
 
+/// An index on a stream that holds its records.
+Result<QueryRows> QueryStream(const StreamLog& stream, const higgins::wire::Index& index,
+                              std::string_view key, uint64_t range_limit) {
+  switch (index.type()) {
+    case higgins::wire::Index::OFFSET:
+      if (!index.has_index()) return Status::InvalidArgument("an OFFSET index needs `index`");
+      return stream.At(key, index.index());
+    case higgins::wire::Index::LATEST:
+      return stream.Latest(key);
+    case higgins::wire::Index::TIMESTAMP:
+      if (!index.has_timestamp()) {
+        return Status::InvalidArgument("a TIMESTAMP index needs `timestamp`");
+      }
+      if (index.timestamp() > static_cast<uint64_t>(INT64_MAX)) {
+        return Status::InvalidArgument("timestamp is beyond 2^63-1 ms");
+      }
+      return stream.FirstAtOrAfter(key, static_cast<int64_t>(index.timestamp()));
+    case higgins::wire::Index::RANGE:
+      if (!index.has_index()) {
+        return Status::InvalidArgument("a RANGE index needs `index` (its first offset)");
+      }
+      return stream.Range(key, index.index(), index.has_end() ? index.end() : UINT64_MAX,
+                          range_limit);
+    default:
+      return Status::InvalidArgument("unknown index type " + std::to_string(index.type()));
+  }
+}
+
+/// An OFFSET (window number) or LATEST index on a window stream (window_view.h).
+Result<WindowRows> QueryWindowIndex(const Broker& broker, const Broker::WindowSource& window,
+                                    const higgins::wire::Index& index, std::string_view key) {
+  std::optional<uint64_t> number;
+  switch (index.type()) {
+    case higgins::wire::Index::OFFSET:
+      if (!index.has_index()) return Status::InvalidArgument("an OFFSET index needs `index`");
+      number = index.index();
+      break;
+    case higgins::wire::Index::LATEST:
+      break;
+    default:
+      return Status::InvalidArgument("window streams answer OFFSET and LATEST queries");
+  }
+  std::optional<int64_t> now_ms;
+  if (window.base_uses_clock) now_ms = broker.NowMs();
+  return QueryWindow(*window.base, window.spec, key, number, now_ms,
+                     broker.options().max_range_records);
+}
+
 }  // namespace
 
 void RequestHandler::Produce(const Message& request, Reply reply) {
@@ -269,7 +318,7 @@ void RequestHandler::WaitThenGetIndex(const Message& request, Reply reply) {
   const auto timeout = WaitTimeout(body.wait_timeout_ms());
   for (const auto& index : body.indexes()) {
     auto key = protocol::DecodePartitionName(index.partition());
-    // A bad key is reported by the query itself.
+    // A bad key is reported by the query itself. (A window stream waits for its base.)
     broker_->WaitForQuery(index.stream(), key.ok() ? *key : std::string(), timeout,
                           [this, pending](Status s) {
                             {
@@ -312,33 +361,17 @@ Message RequestHandler::GetIndex(const Message& request) {
       continue;
     }
     Result<QueryRows> rows = Status::Internal("unset");
-    switch (index.type()) {
-      case higgins::wire::Index::OFFSET:
-        rows = index.has_index() ? (*stream)->At(*key, index.index())
-                                 : Status::InvalidArgument("an OFFSET index needs `index`");
-        break;
-      case higgins::wire::Index::LATEST:
-        rows = (*stream)->Latest(*key);
-        break;
-      case higgins::wire::Index::TIMESTAMP:
-        rows = index.has_timestamp()
-                   ? (index.timestamp() > static_cast<uint64_t>(INT64_MAX)
-                          ? Status::InvalidArgument("timestamp is beyond 2^63-1 ms")
-                          : (*stream)->FirstAtOrAfter(*key, static_cast<int64_t>(index.timestamp())))
-                   : Status::InvalidArgument("a TIMESTAMP index needs `timestamp`");
-        break;
-      case higgins::wire::Index::RANGE: {
-        if (!index.has_index()) {
-          rows = Status::InvalidArgument("a RANGE index needs `index` (its first offset)");
-          break;
-        }
-        const uint64_t from = index.index();
-        const uint64_t to = index.has_end() ? index.end() : UINT64_MAX;
-        rows = (*stream)->Range(*key, from, to, range_limit);
-        break;
+    std::optional<WindowRows> window;
+    if (auto source = broker_->FindWindow(index.stream())) {
+      auto found = QueryWindowIndex(*broker_, *source, index, *key);
+      if (found.ok()) {
+        window = *std::move(found);
+        rows = std::move(window->members);
+      } else {
+        rows = found.status();
       }
-      default:
-        rows = Status::InvalidArgument("unknown index type " + std::to_string(index.type()));
+    } else {
+      rows = QueryStream(**stream, index, *key, range_limit);
     }
     if (!rows.ok()) {
       fail(rows.status().WithContext("stream '" + index.stream() + "'"));
@@ -360,9 +393,17 @@ Message RequestHandler::GetIndex(const Message& request) {
     record->set_data(*std::move(data));
     record->set_stream(index.stream());
     record->set_partition(protocol::EncodePartitionName(*key));
-    record->set_offset(rows->first_offset);
+    record->set_offset(window ? window->window : rows->first_offset);
     record->set_count(static_cast<uint64_t>(rows->batch.num_rows()));
     for (int64_t t : rows->timestamps_ms) record->add_timestamps(static_cast<uint64_t>(t));
+    if (window) {
+      higgins::wire::WindowBounds* bounds = record->mutable_window();
+      bounds->set_closed(window->closed);
+      bounds->set_by_time(window->by_time);
+      bounds->set_start(window->start);
+      bounds->set_end(window->end);
+      bounds->set_first_offset(rows->first_offset);
+    }
   }
   if (!errors.empty()) {
     errors.pop_back();

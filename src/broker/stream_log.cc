@@ -271,6 +271,7 @@ Result<ProduceResult> StreamLog::Append(PreparedProduce& prepared, int64_t now_m
       touched->push_back(log);
     }
     index_.Add(bucket, entry, keys, key_indexes, offsets);
+    ++unpublished_[timestamp_ms];
     PendingEntries::Item item{bucket, {}};
     item.record.entry = entry;
     if (indexed || listener_) item.record.keys = keys;  // the listener gets them too
@@ -337,6 +338,10 @@ Status StreamLog::Publish(const PendingEntries& pending) {
     std::lock_guard lock(write_mu_);
     for (const auto& item : pending.items) {
       index_.Publish(item.bucket, item.record.entry.base_sequence + item.record.entry.row_count);
+      if (auto it = unpublished_.find(item.record.entry.timestamp_ms);
+          it != unpublished_.end() && --it->second == 0) {
+        unpublished_.erase(it);
+      }
       if (!index_logs_.empty() && status.ok()) {
         status = index_logs_[item.bucket]->Append(item.record);
       }
@@ -429,6 +434,16 @@ void StreamLog::MarkDeleted() {
 Status StreamLog::failure() const {
   std::lock_guard lock(failure_mu_);
   return failure_;
+}
+
+int64_t StreamLog::SealBefore(int64_t now_ms) {
+  std::lock_guard lock(write_mu_);
+  // Entries whose append failed are never published here; they stay in unpublished_ and keep T
+  // before them, rightly: a restart re-reads them from the bucket logs.
+  const int64_t sealed =
+      unpublished_.empty() ? now_ms : std::min(now_ms, unpublished_.begin()->first);
+  last_timestamp_ms_ = std::max(last_timestamp_ms_, sealed);
+  return sealed;
 }
 
 Status StreamLog::FlushIndex(bool sync) {

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -147,6 +148,19 @@ class StreamLog {
   /// Writes buffered index records; with `sync`, fsyncs them.
   Status FlushIndex(bool sync);
 
+  /// For time windows (window_view.h): a time T before which the stream's records are final,
+  /// given the broker's clock reading `now_ms`. T is `now_ms`, or the earliest timestamp of a
+  /// commit appended and not yet published when that is earlier; and every later commit that
+  /// does not ask for an exact timestamp gets one at or after T (commit timestamps are raised to
+  /// it, as they are to the stream's previous timestamp). So no record with a timestamp below T
+  /// becomes visible after this call, unless appended with an exact timestamp (derived streams
+  /// copy their inputs' timestamps: for them T says nothing) or after a restart with a clock
+  /// that went back. Thread-safe (serialised with writers).
+  int64_t SealBefore(int64_t now_ms);
+
+  /// CheckQueryKey against this stream's partition-key column: InvalidArgument for a key that
+  /// the key's type cannot hold (what every query of the stream checks first).
+  Status CheckKey(std::string_view key) const;
   Result<QueryRows> At(std::string_view key, uint64_t offset) const;
   Result<QueryRows> Latest(std::string_view key) const;
   Result<QueryRows> FirstAtOrAfter(std::string_view key, int64_t timestamp_ms) const;
@@ -176,8 +190,6 @@ class StreamLog {
   explicit StreamLog(Options options);
   Status Recover();
   Result<QueryRows> Materialize(const std::vector<RowRef>& rows) const;
-  /// CheckQueryKey against this stream's partition-key column.
-  Status CheckKey(std::string_view key) const;
   Result<PreparedProduce> Decode(std::string_view payload, PayloadFormat format) const;
 
   Options options_;
@@ -188,6 +200,8 @@ class StreamLog {
   std::vector<std::unique_ptr<storage::IndexLog>> index_logs_;  // empty when in memory only
   std::mutex write_mu_;                                         // serialises writers
   int64_t last_timestamp_ms_ = 0;
+  /// Timestamps of entries appended and not yet published, with their entry counts (SealBefore).
+  std::map<int64_t, uint64_t> unpublished_;
   mutable std::mutex failure_mu_;
   Status failure_;
   CommitListener listener_;

@@ -186,6 +186,10 @@ Result<Records> DecodeRecords(wire::Message reply) {
   out.partition_key = *std::move(key);
   out.offset = record->offset();
   out.timestamps_ms.assign(record->timestamps().begin(), record->timestamps().end());
+  if (record->has_window()) {
+    const wire::WindowBounds& w = record->window();
+    out.window = WindowBounds{w.closed(), w.by_time(), w.start(), w.end(), w.first_offset()};
+  }
   HIGGINS_ASSIGN_OR_RETURN(out.batch, DecodeRecordData(record->mutable_data()));
   const auto rows = static_cast<uint64_t>(out.batch.num_rows());
   if (record->count() != 0 && record->count() != rows) {

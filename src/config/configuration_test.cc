@@ -423,6 +423,58 @@ window = "5"
             "interval = ..., slide = ... }");
 }
 
+TEST(ConfigurationTest, ZeroAndNegativeWindowSizesAreRejected) {
+  EXPECT_EQ(ErrorOf(WithAmount(R"toml([streams.a]
+type = "window"
+base = "amount"
+schema = "amount"
+partition_key = "id"
+window = { type = "count", interval = -5 }
+[streams.b]
+type = "window"
+base = "amount"
+schema = "amount"
+partition_key = "id"
+window = { type = "count", interval = "0" }
+[streams.c]
+type = "window"
+base = "amount"
+schema = "amount"
+partition_key = "id"
+window = { type = "time", interval = "0s" }
+[streams.d]
+type = "window"
+base = "amount"
+schema = "amount"
+partition_key = "id"
+window = { type = "time", interval = "-5s" }
+[streams.e]
+type = "window"
+base = "amount"
+schema = "amount"
+partition_key = "id"
+window = { type = "count", interval = 5, slide = 0 }
+[streams.f]
+type = "window"
+base = "amount"
+schema = "amount"
+partition_key = "id"
+window = { type = "time", interval = "10s", slide = "-1s" }
+)toml")),
+            "InvalidArgument: line 14: streams 'a': window 'interval' must be a positive "
+            "number of records, as an integer or a string of digits (got -5)\n"
+            "line 20: streams 'b': window 'interval' must be a positive number of records, as "
+            "an integer or a string of digits (got '0')\n"
+            "line 26: streams 'c': window 'interval' must be a positive duration such as "
+            "\"500ms\", \"10s\", \"5m\" or \"1h\" (got '0s')\n"
+            "line 32: streams 'd': window 'interval' must be a positive duration such as "
+            "\"500ms\", \"10s\", \"5m\" or \"1h\" (got '-5s')\n"
+            "line 38: streams 'e': window 'slide' must be a positive number of records, as an "
+            "integer or a string of digits (got 0)\n"
+            "line 44: streams 'f': window 'slide' must be a positive duration such as "
+            "\"500ms\", \"10s\", \"5m\" or \"1h\" (got '-1s')");
+}
+
 TEST(ConfigurationTest, InvalidNames) {
   EXPECT_EQ(ErrorOf(R"toml(
 [storage."my storage"]

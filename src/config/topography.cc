@@ -382,6 +382,12 @@ std::vector<std::string> StreamProblems(const Topography& topography, const Stre
     }
     CheckJoinShape(topography, stream, schema, &problems);
   }
+  if (stream.kind == StreamKind::kWindow && base != nullptr &&
+      base->partition_key != stream.partition_key) {
+    problems.push_back("a window stream has the partition key of its base: " +
+                       Quoted(base->partition_key) + " (of stream " + Quoted(base->name) +
+                       "), not " + Quoted(stream.partition_key));
+  }
   if (stream.kind == StreamKind::kWindow && base != nullptr && base->schema != stream.schema) {
     const SchemaDecl* base_schema = topography.FindSchema(base->schema);
     const bool equal = schema != nullptr && base_schema != nullptr && schema->schema &&

@@ -430,6 +430,18 @@ window = { type = "count", interval = 5 }
             "(of stream 'amount'), not 'other'");
 }
 
+TEST(TopographyTest, WindowStreamHasItsBasesPartitionKey) {
+  EXPECT_EQ(ErrorAfterQuickStart(R"toml([streams.w]
+base = "amount"
+type = "window"
+partition_key = "data"
+schema = "amount"
+window = { type = "count", interval = 5 }
+)toml"),
+            "InvalidArgument: streams 'w': a window stream has the partition key of its base: "
+            "'id' (of stream 'amount'), not 'data'");
+}
+
 TEST(TopographyTest, AWindowFeedsNoOtherDerivedStream) {
   EXPECT_EQ(ErrorAfterQuickStart(R"toml([streams.w]
 base = "amount"

@@ -129,4 +129,42 @@ std::string RecordEnvelope(uint64_t offset, uint64_t timestamp_ms, std::string_v
   return out;
 }
 
+namespace {
+
+std::string Bound(const WindowBounds& bounds, uint64_t value, bool json) {
+  if (!bounds.by_time) return std::to_string(value);
+  return json ? "\"" + FormatTimestampMs(value) + "\"" : FormatTimestampMs(value);
+}
+
+}  // namespace
+
+std::string WindowHeading(uint64_t window, const WindowBounds& bounds, int64_t members) {
+  return "window " + std::to_string(window) + (bounds.closed ? " (closed): " : " (open): ") +
+         (bounds.by_time ? "[" : "base offsets [") + Bound(bounds, bounds.start, false) + ", " +
+         Bound(bounds, bounds.end, false) + "), " + std::to_string(members) +
+         (members == 1 ? " record" : " records");
+}
+
+std::string WindowEnvelope(uint64_t window, const WindowBounds& bounds,
+                           const std::vector<std::string>& envelopes) {
+  std::string out = "{\"window\":" + std::to_string(window) +
+                    ",\"closed\":" + (bounds.closed ? "true" : "false") +
+                    ",\"type\":" + (bounds.by_time ? "\"time\"" : "\"count\"") +
+                    ",\"start\":" + Bound(bounds, bounds.start, true) +
+                    ",\"end\":" + Bound(bounds, bounds.end, true) + ",\"records\":[";
+  for (size_t i = 0; i < envelopes.size(); ++i) {
+    if (i > 0) out += ',';
+    out += envelopes[i];
+  }
+  return out + "]}";
+}
+
+arrow::KeyValueMetadata WindowMetadata(uint64_t window, const WindowBounds& bounds) {
+  return {{"higgins:window", std::to_string(window)},
+          {"higgins:window_closed", bounds.closed ? "true" : "false"},
+          {"higgins:window_type", bounds.by_time ? "time" : "count"},
+          {"higgins:window_start", std::to_string(bounds.start)},
+          {"higgins:window_end", std::to_string(bounds.end)}};
+}
+
 }  // namespace higgins::cli

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "higgins/arrow/record_batch.h"
+#include "higgins/client_types.h"
 
 namespace higgins::cli {
 
@@ -50,5 +51,24 @@ std::vector<std::string> RenderJsonRows(const arrow::RecordBatch& batch);
 /// The object query prints for one record:
 /// `{"offset":N,"timestamp":"YYYY-MM-DDTHH:MM:SS.mmmZ","record":RECORD_JSON}`.
 std::string RecordEnvelope(uint64_t offset, uint64_t timestamp_ms, std::string_view record_json);
+
+/// The line query prints above a window's table:
+/// `window 1 (open): base offsets [5, 10), 4 records` for a count window, or
+/// `window 3 (closed): [2026-11-29T12:00:00.000Z, 2026-11-29T12:00:10.000Z), 2 records` for a
+/// time window.
+std::string WindowHeading(uint64_t window, const WindowBounds& bounds, int64_t members);
+
+/// The object query prints for one window, on one line:
+/// `{"window":N,"closed":B,"type":"count","start":S,"end":E,"records":[ENVELOPES]}`, where for a
+/// time window `type` is "time" and `start` and `end` are times as in RecordEnvelope.
+/// `envelopes` are the members' RecordEnvelope objects.
+std::string WindowEnvelope(uint64_t window, const WindowBounds& bounds,
+                           const std::vector<std::string>& envelopes);
+
+/// Schema metadata describing a window, for Arrow IPC output: `higgins:window` (its number),
+/// `higgins:window_closed` ("true"/"false"), `higgins:window_type` ("count"/"time"),
+/// `higgins:window_start`, `higgins:window_end` (base offsets, or ms since the Unix epoch), in
+/// that order.
+arrow::KeyValueMetadata WindowMetadata(uint64_t window, const WindowBounds& bounds);
 
 }  // namespace higgins::cli

@@ -84,5 +84,30 @@ TEST(OutputFormat, RecordEnvelope) {
             R"({"offset":7,"timestamp":"2026-11-29T12:00:00.250Z","record":{"id":"a"}})");
 }
 
+TEST(OutputFormat, CountWindow) {
+  const WindowBounds open{false, false, 5, 10, 5};
+  EXPECT_EQ(WindowHeading(1, open, 4), "window 1 (open): base offsets [5, 10), 4 records");
+  EXPECT_EQ(WindowHeading(2, open, 1), "window 2 (open): base offsets [5, 10), 1 record");
+  EXPECT_EQ(WindowEnvelope(1, open, {R"({"offset":5})", R"({"offset":6})"}),
+            R"({"window":1,"closed":false,"type":"count","start":5,"end":10,)"
+            R"("records":[{"offset":5},{"offset":6}]})");
+  EXPECT_EQ(WindowMetadata(1, open),
+            (arrow::KeyValueMetadata{{"higgins:window", "1"},
+                                     {"higgins:window_closed", "false"},
+                                     {"higgins:window_type", "count"},
+                                     {"higgins:window_start", "5"},
+                                     {"higgins:window_end", "10"}}));
+}
+
+TEST(OutputFormat, TimeWindow) {
+  const WindowBounds closed{true, true, 1795953600000, 1795953610000, 3};
+  EXPECT_EQ(WindowHeading(3, closed, 0),
+            "window 3 (closed): [2026-11-29T12:00:00.000Z, 2026-11-29T12:00:10.000Z), 0 records");
+  EXPECT_EQ(WindowEnvelope(3, closed, {}),
+            R"({"window":3,"closed":true,"type":"time","start":"2026-11-29T12:00:00.000Z",)"
+            R"("end":"2026-11-29T12:00:10.000Z","records":[]})");
+  EXPECT_EQ(WindowMetadata(3, closed)[3].second, "1795953600000");
+}
+
 }  // namespace
 }  // namespace higgins::cli

@@ -43,10 +43,20 @@ class RecordsPrinter {
   virtual Status Finish() = 0;
 };
 
+/// The offset of row `row`: for a window, the member's base offset.
+uint64_t RowOffset(const Records& records, size_t row) {
+  return (records.window ? records.window->first_offset : records.offset) + row;
+}
+
 // Aligned columns offset, timestamp, then the schema's fields; printed once all replies are in.
+// A window is headed by a line with its number, state and bounds (WindowHeading), and its rows
+// are its members with their base offsets.
 class TablePrinter : public RecordsPrinter {
  public:
   Status Print(const Records& records) override {
+    if (records.window) {
+      heading_ += WindowHeading(records.offset, *records.window, records.num_rows()) + "\n";
+    }
     if (!table_) {
       std::vector<std::string> header = {"offset", "timestamp"};
       for (const arrow::Field& f : records.batch.schema()->fields()) {
@@ -58,32 +68,40 @@ class TablePrinter : public RecordsPrinter {
     for (int64_t row = 0; row < records.num_rows(); ++row) {
       const auto r = static_cast<size_t>(row);
       std::vector<std::string> line = {
-          std::to_string(records.offset + r),
+          std::to_string(RowOffset(records, r)),
           r < records.timestamps_ms.size() ? FormatTimestampMs(records.timestamps_ms[r]) : ""};
       for (const auto& column : cells) line.push_back(column[r]);
       table_->AddRow(std::move(line));
     }
     return Status::OK();
   }
-  Status Finish() override { return table_ ? WriteStdout(table_->Render()) : Status::OK(); }
+  Status Finish() override {
+    return table_ ? WriteStdout(heading_ + table_->Render()) : Status::OK();
+  }
 
  private:
+  std::string heading_;
   std::optional<TextTable> table_;
 };
 
 // `{"offset":N,"timestamp":"...","record":{...}}` per record: one per line (NDJSON), or the
-// lines of one JSON array. Printed as each reply arrives.
+// lines of one JSON array; a window is one such line holding its members (WindowEnvelope).
+// Printed as each reply arrives.
 class JsonPrinter : public RecordsPrinter {
  public:
   explicit JsonPrinter(bool array) : array_(array) {}
 
   Status Print(const Records& records) override {
-    std::string out;
-    const std::vector<std::string> rows = RenderJsonRows(records.batch);
-    for (size_t r = 0; r < rows.size(); ++r) {
-      if (array_) out += count_++ == 0 ? "[\n" : ",\n";
+    std::vector<std::string> lines = RenderJsonRows(records.batch);
+    for (size_t r = 0; r < lines.size(); ++r) {
       const uint64_t timestamp = r < records.timestamps_ms.size() ? records.timestamps_ms[r] : 0;
-      out += RecordEnvelope(records.offset + r, timestamp, rows[r]);
+      lines[r] = RecordEnvelope(RowOffset(records, r), timestamp, lines[r]);
+    }
+    if (records.window) lines = {WindowEnvelope(records.offset, *records.window, lines)};
+    std::string out;
+    for (const std::string& line : lines) {
+      if (array_) out += count_++ == 0 ? "[\n" : ",\n";
+      out += line;
       if (!array_) out += '\n';
     }
     return WriteStdout(out);
@@ -98,11 +116,23 @@ class JsonPrinter : public RecordsPrinter {
   uint64_t count_ = 0;
 };
 
-// The records alone (no offsets or timestamps) as one Arrow IPC stream of the stream's schema.
+// The records alone (no offsets or timestamps) as one Arrow IPC stream of the stream's schema;
+// a window's members with its number, state and bounds in the schema's metadata
+// (WindowMetadata).
 class ArrowPrinter : public RecordsPrinter {
  public:
   Status Print(const Records& records) override {
-    if (!writer_) writer_ = std::make_unique<arrow::ipc::StreamWriter>(records.batch.schema());
+    if (!writer_) {
+      arrow::SchemaPtr schema = records.batch.schema();
+      if (records.window) {
+        arrow::KeyValueMetadata metadata = schema->metadata();
+        for (auto& entry : WindowMetadata(records.offset, *records.window)) {
+          metadata.push_back(std::move(entry));
+        }
+        schema = arrow::MakeSchema(schema->fields(), std::move(metadata));
+      }
+      writer_ = std::make_unique<arrow::ipc::StreamWriter>(std::move(schema));
+    }
     HIGGINS_RETURN_IF_ERROR(writer_->WriteBatch(records.batch));
     return WriteStdout(writer_->TakeBytes().view());
   }
@@ -194,10 +224,14 @@ void AddQueryCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code)
   query->add_option("-s,--stream", o->stream, "Stream to query")->required()->check(NonEmptyName());
   query->add_option("-p,--partition", o->partition, "Partition key (an integer key in decimal)")
       ->required();
-  o->offset_option = query->add_option("--offset", o->offset, "The record at this offset")
-                         ->check(UnsignedInteger());
+  o->offset_option = query->add_option(
+      "--offset", o->offset,
+      "The record at this offset (on a window stream: the window with this number)");
+  o->offset_option->check(UnsignedInteger());
   o->latest_option =
-      query->add_flag("--latest", o->latest, "The record at the partition's highest offset");
+      query->add_flag("--latest", o->latest,
+                      "The record at the partition's highest offset (on a window stream: the "
+                      "latest window)");
   o->from_option = query->add_option("--from", o->from, "Records from this offset on (inclusive)")
                        ->check(UnsignedInteger());
   o->to_option = query->add_option(
