@@ -100,7 +100,7 @@ Result<JoinStream::KeyState*> JoinStream::State(const std::string& key) {
       return row.status().WithContext("join stream '" + name() + "': reading participant '" +
                                       participant.name() + "'");
     }
-    state.latest[p] = std::move(row->batch);
+    state.latest[p] = {std::make_shared<const arrow::RecordBatch>(std::move(row->batch)), 0};
   }
   state.done = options_.derived->index().Count(key);
   return &state;
@@ -154,7 +154,7 @@ Result<bool> JoinStream::StepOnce(bool* worked) {
     uint32_t batch;
     int64_t row;
   };
-  std::vector<arrow::RecordBatch> batches;
+  std::vector<std::shared_ptr<const arrow::RecordBatch>> batches;
   std::vector<Event> events;
   events.reserve(static_cast<size_t>(rows));
   for (size_t p = 0; p < participants; ++p) {
@@ -166,7 +166,7 @@ Result<bool> JoinStream::StepOnce(bool* worked) {
         for (int64_t r = 0; r < batch.num_rows(); ++r) {
           events.push_back(Event{entry.timestamp_ms, static_cast<uint32_t>(p), index, r});
         }
-        batches.push_back(std::move(batch));
+        batches.push_back(std::make_shared<const arrow::RecordBatch>(std::move(batch)));
       }
     }
   }
@@ -188,7 +188,7 @@ Result<bool> JoinStream::StepOnce(bool* worked) {
   int64_t out_rows = 0;
   std::string key;
   for (const Event& event : events) {
-    const arrow::RecordBatch& batch = batches[event.batch];
+    const arrow::RecordBatch& batch = *batches[event.batch];
     const StreamLog& participant = *options_.participants[event.participant];
     const arrow::Array& key_column = batch.column(participant.key_column());
     Status valid = PartitionKeyOf(key_column, event.row, &key);
@@ -197,7 +197,7 @@ Result<bool> JoinStream::StepOnce(bool* worked) {
                                 "': a record without a valid partition key: " + valid.message());
     }
     HIGGINS_ASSIGN_OR_RETURN(KeyState * state, State(key));
-    state->latest[event.participant] = batch.Slice(event.row, 1);
+    state->latest[event.participant] = {batches[event.batch], event.row};
     progressed[event.participant].push_back(key);
     const uint64_t offset = state->next++;
     if (offset < state->done) continue;  // joined before a restart
@@ -214,11 +214,12 @@ Result<bool> JoinStream::StepOnce(bool* worked) {
         continue;
       }
       const Source& source = options_.sources[f];
-      const arrow::RecordBatch& latest = state->latest[source.participant];
-      if (latest.num_rows() == 0) {
+      const Latest& latest = state->latest[source.participant];
+      if (!latest.batch) {
         builders[f].AppendNull();
       } else {
-        HIGGINS_RETURN_IF_ERROR(builders[f].AppendFrom(latest.column(source.field), 0));
+        HIGGINS_RETURN_IF_ERROR(
+            builders[f].AppendFrom(latest.batch->column(source.field), latest.row));
       }
     }
     const int64_t timestamp = std::max(event.timestamp_ms, last_timestamp_ms_);

@@ -84,8 +84,14 @@ class JoinStream : public DerivedProcessor {
   void Resync();
   Result<bool> StepOnce(bool* worked);
 
+  /// A participant's latest record for a key: row `row` of a batch shared with the other rows
+  /// read from the same entry (no copy per record); null when there is none yet.
+  struct Latest {
+    std::shared_ptr<const arrow::RecordBatch> batch;
+    int64_t row = 0;
+  };
   struct KeyState {
-    std::vector<arrow::RecordBatch> latest;  // per participant: 1 row, or 0 rows for none
+    std::vector<Latest> latest;  // per participant
     uint64_t next = 0;     // joined offset of the key's next event
     uint64_t done = 0;     // joined records committed
     uint64_t pending = 0;  // joined records in the step being built
