@@ -408,22 +408,23 @@ partition_key = "id"
 window = "5"
 )toml")),
             "InvalidArgument: line 14: streams 'a': window 'interval' must be a positive "
-            "number of records, as an integer or a string of digits (got '5s')\n"
+            "number of records (at most 9223372036854775807), as an integer or a string of "
+            "digits (got '5s')\n"
             "line 20: streams 'b': unknown key 'size' in 'window' (it takes type, interval, "
             "slide)\n"
             "line 20: streams 'b': window 'interval' must be a positive duration such as "
             "\"500ms\", \"10s\", \"5m\" or \"1h\" (got '10')\n"
             "line 26: streams 'c': window 'type' must be \"count\" or \"time\" (got "
             "'session')\n"
-            "line 32: streams 'd': window 'interval' must be a positive number of records, as "
-            "an integer or a string of digits (got 0)\n"
+            "line 32: streams 'd': window 'interval' must be a positive number of records (at "
+            "most 9223372036854775807), as an integer or a string of digits (got 0)\n"
             "line 38: streams 'e': window 'slide' must not exceed its 'interval'\n"
             "line 44: streams 'f': 'window' has no 'type' (\"count\" or \"time\")\n"
             "line 50: streams 'g': 'window' must be a table { type = \"count\" or \"time\", "
             "interval = ..., slide = ... }");
 }
 
-TEST(ConfigurationTest, ZeroAndNegativeWindowSizesAreRejected) {
+TEST(ConfigurationTest, ZeroNegativeAndOversizedWindowSizesAreRejected) {
   EXPECT_EQ(ErrorOf(WithAmount(R"toml([streams.a]
 type = "window"
 base = "amount"
@@ -460,19 +461,29 @@ base = "amount"
 schema = "amount"
 partition_key = "id"
 window = { type = "time", interval = "10s", slide = "-1s" }
+[streams.g]
+type = "window"
+base = "amount"
+schema = "amount"
+partition_key = "id"
+window = { type = "count", interval = "9223372036854775808" }
 )toml")),
             "InvalidArgument: line 14: streams 'a': window 'interval' must be a positive "
-            "number of records, as an integer or a string of digits (got -5)\n"
-            "line 20: streams 'b': window 'interval' must be a positive number of records, as "
-            "an integer or a string of digits (got '0')\n"
+            "number of records (at most 9223372036854775807), as an integer or a string of "
+            "digits (got -5)\n"
+            "line 20: streams 'b': window 'interval' must be a positive number of records (at "
+            "most 9223372036854775807), as an integer or a string of digits (got '0')\n"
             "line 26: streams 'c': window 'interval' must be a positive duration such as "
             "\"500ms\", \"10s\", \"5m\" or \"1h\" (got '0s')\n"
             "line 32: streams 'd': window 'interval' must be a positive duration such as "
             "\"500ms\", \"10s\", \"5m\" or \"1h\" (got '-5s')\n"
-            "line 38: streams 'e': window 'slide' must be a positive number of records, as an "
-            "integer or a string of digits (got 0)\n"
+            "line 38: streams 'e': window 'slide' must be a positive number of records (at "
+            "most 9223372036854775807), as an integer or a string of digits (got 0)\n"
             "line 44: streams 'f': window 'slide' must be a positive duration such as "
-            "\"500ms\", \"10s\", \"5m\" or \"1h\" (got '-1s')");
+            "\"500ms\", \"10s\", \"5m\" or \"1h\" (got '-1s')\n"
+            "line 50: streams 'g': window 'interval' must be a positive number of records (at "
+            "most 9223372036854775807), as an integer or a string of digits (got "
+            "'9223372036854775808')");
 }
 
 TEST(ConfigurationTest, InvalidNames) {

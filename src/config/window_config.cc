@@ -22,7 +22,10 @@ std::optional<uint64_t> CountValue(const toml::node& node) {
     if (value > (std::numeric_limits<uint64_t>::max() - digit) / 10) return std::nullopt;
     value = value * 10 + digit;
   }
-  if (value == 0) return std::nullopt;
+  // At most 2^63-1: the topography writes counts back as TOML integers, which are signed.
+  if (value == 0 || value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    return std::nullopt;
+  }
   return value;
 }
 
@@ -63,8 +66,8 @@ std::optional<uint64_t> WindowSize(WindowSpec::Type type, std::string_view what,
     if (!count) {
       problems->Add(node, where,
                     "window '" + std::string(what) +
-                        "' must be a positive number of records, as an integer or a string of "
-                        "digits" +
+                        "' must be a positive number of records (at most 9223372036854775807), as "
+                        "an integer or a string of digits" +
                         Got(node));
     }
     return count;

@@ -345,8 +345,9 @@ void AddProduceCommand(CLI::App& app, const BrokerOptions* broker, int* exit_cod
       ->check(CLI::IsMember({"json", "ndjson", "csv", "arrow"}))
       ->capture_default_str();
   produce->add_flag("--wait-for-derived", o->wait_for_derived,
-                    "Count a request done only once the map and reduce streams fed by the "
-                    "stream have derived its records (read-your-writes; up to 10 s each)");
+                    "Count a request done only once the map, reduce and join streams fed by "
+                    "the stream, directly or not, have processed its records (read-your-writes; "
+                    "up to 10 s each)");
   produce->add_option("--batch-rows", o->batch_rows, "Records per produce request")
       ->check(UnsignedInteger())
       ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000}))

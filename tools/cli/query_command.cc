@@ -249,8 +249,9 @@ void AddQueryCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code)
       },
       "TIME"));
   query->add_flag("--wait-for-derived", o->call.wait_for_derived,
-                  "On a map or reduce stream, first wait until it has derived every record its "
-                  "source holds for the partition (read-your-writes; up to 10 s)");
+                  "On a derived stream, first wait until it (and every stream it is made from) "
+                  "has processed every record its inputs hold for the partition "
+                  "(read-your-writes; up to 10 s)");
   query->add_option("-o,--output", o->output, "Output format")
       ->check(CLI::IsMember({"table", "json", "ndjson", "arrow"}))
       ->capture_default_str();
