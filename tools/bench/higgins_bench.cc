@@ -7,6 +7,7 @@
 #include <string>
 
 #include "derived_lag.h"
+#include "derived_throughput.h"
 #include "load_runner.h"
 #include "workload.h"
 
@@ -262,7 +263,59 @@ int main(int argc, char** argv) {
                       "the map stream with wait_for_derived), baseline or derived")
       ->capture_default_str()
       ->check(CLI::IsMember({"both", "baseline", "derived"}));
+
+  higgins::bench::DerivedThroughputOptions tput;
+  auto* tput_cmd = app.add_subcommand(
+      "derived-throughput",
+      "join and window throughput beside plain produce throughput in the same run, against a "
+      "broker it starts (temporary --dir); --timeout-ms and --json apply too, and --host and "
+      "--port with --external");
+  tput_cmd->fallthrough();
+  tput_cmd->add_option("--storage", tput.storage,
+                       "storage of every stream: file (fsynced before each acknowledgement) or "
+                       "memory")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"memory", "file"}));
+  tput_cmd->add_option("--batch", tput.batch, "records per produce request")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 100'000u));
+  tput_cmd->add_option("--concurrency", tput.concurrency,
+                       "requests in flight: connections, each sending its next request when the "
+                       "previous one is answered")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  tput_cmd->add_option("--keys", tput.keys, "partition keys k0..k{n-1}, round-robin")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 100'000'000u));
+  tput_cmd->add_option("--seconds", tput.seconds, "seconds of producing per phase")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  tput_cmd->add_option("--query-seconds", tput.query_seconds,
+                       "seconds of each query measurement of the window phase (window, then base)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  tput_cmd->add_option("--catch-up-timeout", tput.catch_up_timeout_seconds,
+                       "longest wait, in seconds, for the join to catch up after producing")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  tput_cmd->add_option("--phases", tput.phases,
+                       "comma-separated subset of plain (both baselines), join and window")
+      ->capture_default_str();
+  tput_cmd->add_option("--broker", tput.broker_path,
+                       "the higgins binary to start (default: next to higgins-bench, or "
+                       "<build>/src/server/higgins)");
+  tput_cmd->add_option("--broker-arg", tput.broker_args,
+                       "an extra flag for the started broker (repeatable), e.g. --broker-arg=--threads=2");
+  tput_cmd->add_flag("--external", tput.external,
+                     "use the broker at --host/--port instead of starting one");
   CLI11_PARSE(app, argc, argv);
+  if (*tput_cmd) {
+    tput.host = f.host;
+    tput.port = f.port;
+    tput.timeout_ms = f.timeout_ms;
+    tput.json = f.json;
+    return higgins::bench::RunDerivedThroughput(tput);
+  }
   if (*lag_cmd) {
     lag.host = f.host;
     lag.port = f.port;
