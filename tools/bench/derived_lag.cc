@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "higgins/client.h"
+#include "report_util.h"
 
 namespace higgins::bench {
 namespace {
@@ -134,28 +135,6 @@ struct PhaseResult {
   int64_t backlog = -1;
   double catch_up_seconds = -1;
 };
-
-double Quantile(const std::vector<uint64_t>& sorted_ns, double q) {
-  if (sorted_ns.empty()) return 0;
-  size_t i = static_cast<size_t>(std::ceil(q * static_cast<double>(sorted_ns.size())));
-  i = std::clamp<size_t>(i, 1, sorted_ns.size()) - 1;
-  return static_cast<double>(sorted_ns[i]) / 1000.0;
-}
-
-std::string JsonEscape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += ' ';
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
-}
 
 class LagRun {
  public:
@@ -393,8 +372,8 @@ class LagRun {
           "\"first_error\":\"%s\"}\n",
           r.phase.c_str(), o_.storage.c_str(), o_.batch, o_.rate, o_.keys, r.seconds,
           static_cast<unsigned long long>(c.requests), static_cast<unsigned long long>(c.records),
-          rec_s, req_s, Quantile(p, 0.5), Quantile(p, 0.99), Quantile(p, 0.999), max_produce,
-          Quantile(q, 0.5), Quantile(q, 0.99), Quantile(q, 0.999), max_probe, q.size(),
+          rec_s, req_s, QuantileUs(p, 0.5), QuantileUs(p, 0.99), QuantileUs(p, 0.999), max_produce,
+          QuantileUs(q, 0.5), QuantileUs(q, 0.99), QuantileUs(q, 0.999), max_probe, q.size(),
           static_cast<unsigned long long>(r.late_sends),
           static_cast<double>(r.max_send_delay_ns) / 1000.0,
           static_cast<unsigned long long>(r.stalls), r.phase_seconds,
@@ -407,10 +386,10 @@ class LagRun {
           "produce us p50=%.0f p99=%.0f p999=%.0f max=%.0f; %s us p50=%.0f p99=%.0f p999=%.0f "
           "max=%.0f; late sends=%llu (max delay %.0f us), stalls=%llu; map backlog at the last send "
           "%lld records (caught up %.3f s after it); timed out=%llu, errors=%llu, wrong=%llu\n",
-          r.phase.c_str(), o_.storage.c_str(), o_.batch, o_.rate, rec_s, req_s, Quantile(p, 0.5),
-          Quantile(p, 0.99), Quantile(p, 0.999), max_produce,
+          r.phase.c_str(), o_.storage.c_str(), o_.batch, o_.rate, rec_s, req_s, QuantileUs(p, 0.5),
+          QuantileUs(p, 0.99), QuantileUs(p, 0.999), max_produce,
           r.phase == "derived" ? "lag (ack -> derived record read)" : "probe (ack -> source read)",
-          Quantile(q, 0.5), Quantile(q, 0.99), Quantile(q, 0.999), max_probe,
+          QuantileUs(q, 0.5), QuantileUs(q, 0.99), QuantileUs(q, 0.999), max_probe,
           static_cast<unsigned long long>(r.late_sends),
           static_cast<double>(r.max_send_delay_ns) / 1000.0,
           static_cast<unsigned long long>(r.stalls), static_cast<long long>(r.backlog),

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "higgins/client.h"
+#include "report_util.h"
 
 extern char** environ;
 
@@ -45,28 +46,6 @@ constexpr std::string_view kWrong = "wrong reply: ";
 namespace fs = std::filesystem;
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
-
-double Quantile(const std::vector<uint64_t>& sorted_ns, double q) {
-  if (sorted_ns.empty()) return 0;
-  size_t i = static_cast<size_t>(std::ceil(q * static_cast<double>(sorted_ns.size())));
-  i = std::clamp<size_t>(i, 1, sorted_ns.size()) - 1;
-  return static_cast<double>(sorted_ns[i]) / 1000.0;
-}
-
-std::string JsonEscape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += ' ';
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
-}
 
 // ---- the broker ---------------------------------------------------------------------------------
 
@@ -612,8 +591,8 @@ i = "int32"
           "\"p999_us\":%.1f,\"max_us\":%.1f",
           m.name.c_str(), o_.storage.c_str(), o_.batch, o_.concurrency, o_.keys, m.seconds,
           static_cast<unsigned long long>(m.requests), static_cast<unsigned long long>(m.rows),
-          m.rows_per_s(), m.requests_per_s(), Quantile(l, 0.5), Quantile(l, 0.99),
-          Quantile(l, 0.999), max_us);
+          m.rows_per_s(), m.requests_per_s(), QuantileUs(l, 0.5), QuantileUs(l, 0.99),
+          QuantileUs(l, 0.999), max_us);
       if (m.name == "join") {
         std::printf(",\"join_records_per_s\":%.1f,\"join_seconds\":%.3f,\"lag_at_end\":%lld,"
                     "\"catch_up_s\":%.3f,\"joined\":%llu",
@@ -629,7 +608,7 @@ i = "int32"
           "%.2f s; %s us p50=%.0f p99=%.0f p999=%.0f max=%.0f",
           m.name.c_str(), o_.storage.c_str(), o_.batch, o_.concurrency, o_.keys, m.rows_per_s(),
           query ? "rec" : "acked rec", m.requests_per_s(), query ? "queries" : "req", m.seconds,
-          query ? "query" : "request", Quantile(l, 0.5), Quantile(l, 0.99), Quantile(l, 0.999),
+          query ? "query" : "request", QuantileUs(l, 0.5), QuantileUs(l, 0.99), QuantileUs(l, 0.999),
           max_us);
       if (m.name == "join") {
         std::printf("; join %.0f rec/s (%llu records joined %.2f s after the first produce); "

@@ -9,6 +9,7 @@
 #include "derived_lag.h"
 #include "derived_throughput.h"
 #include "load_runner.h"
+#include "report_util.h"
 #include "workload.h"
 
 namespace higgins::bench {
@@ -37,23 +38,6 @@ struct Flags {
   int timeout_ms = 60'000;
   bool json = false;
 };
-
-std::string JsonEscape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char u[8];
-      std::snprintf(u, sizeof(u), "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += u;
-    } else {
-      out.push_back(c);
-    }
-  }
-  return out;
-}
 
 void Report(const Flags& f, const LoadStats& s) {
   const double secs = s.seconds > 0 ? s.seconds : 1;
