@@ -13,6 +13,14 @@
 namespace higgins::broker {
 namespace {
 
+/// Whether streams on storage `name` sync before acknowledging: the `fsync` option, on unless
+/// "false".
+bool StorageSyncs(const config::Topography& topography, const std::string& name) {
+  const auto& options = topography.FindStorage(name)->options;
+  auto fsync = options.find("fsync");
+  return fsync == options.end() || fsync->second != "false";
+}
+
 namespace fs = std::filesystem;
 
 constexpr char kTopographyFile[] = "topography.toml";
@@ -133,9 +141,7 @@ Result<std::shared_ptr<StreamLog>> Broker::OpenStream(const config::Topography& 
     options.cache_bytes = options_.entry_cache_bytes;
   }
   options.max_records_per_request = options_.max_records_per_request;
-  const auto& storage_options = topography.FindStorage(decl.storage)->options;
-  auto fsync = storage_options.find("fsync");
-  options.sync = fsync == storage_options.end() || fsync->second != "false";
+  options.sync = StorageSyncs(topography, decl.storage);
   HIGGINS_ASSIGN_OR_RETURN(auto log, StreamLog::Open(std::move(options)));
   log->SetCommitListener([engine = derived_.get(), name = decl.name](
                              const std::vector<std::string_view>& keys) {
@@ -144,8 +150,7 @@ Result<std::shared_ptr<StreamLog>> Broker::OpenStream(const config::Topography& 
   return std::shared_ptr<StreamLog>(std::move(log));
 }
 
-Status Broker::StartJoin(const config::Topography& topography, const config::StreamDecl& decl,
-                         const std::shared_ptr<StreamLog>& derived) {
+Status Broker::StartJoin(const config::StreamDecl& decl, const std::shared_ptr<StreamLog>& derived) {
   JoinStream::Options options;
   std::vector<std::string> inputs = JoinParticipants(decl);
   {
@@ -179,13 +184,12 @@ Status Broker::StartJoin(const config::Topography& topography, const config::Str
   }
   options.derived = derived;
   if (derived->durable()) {
-    const auto& storage_options = topography.FindStorage(decl.storage)->options;
-    auto fsync = storage_options.find("fsync");
+    // The intent log syncs when the join stream does (its storage's `fsync` option).
     HIGGINS_ASSIGN_OR_RETURN(
         options.intents,
         JoinIntentLog::Open(options_.dir + "/index/" + std::to_string(derived->id()) +
                                 "/join-intent.log",
-                            fsync == storage_options.end() || fsync->second != "false"));
+                            derived->syncs()));
   }
   options.on_progress = [engine = derived_.get(), name = decl.name](
                             size_t participant, std::span<const std::string> keys) {
@@ -210,7 +214,7 @@ std::vector<std::string> Broker::JoinParticipants(const config::StreamDecl& decl
 
 Status Broker::StartProcessor(const config::Topography& topography, const config::StreamDecl& decl,
                               const std::shared_ptr<StreamLog>& derived) {
-  if (decl.kind == config::StreamKind::kJoin) return StartJoin(topography, decl, derived);
+  if (decl.kind == config::StreamKind::kJoin) return StartJoin(decl, derived);
   if (decl.kind != config::StreamKind::kMap && decl.kind != config::StreamKind::kReduce) {
     return Status::OK();
   }
@@ -233,9 +237,7 @@ Status Broker::StartProcessor(const config::Topography& topography, const config
     if (storage->durable()) {
       options.index_dir = options_.dir + "/index/" + std::to_string(options.id);
     }
-    const auto& storage_options = topography.FindStorage(decl.storage)->options;
-    auto fsync = storage_options.find("fsync");
-    options.sync = fsync == storage_options.end() || fsync->second != "false";
+    options.sync = StorageSyncs(topography, decl.storage);
     HIGGINS_ASSIGN_OR_RETURN(auto log, StreamLog::Open(std::move(options)));
     errors = std::shared_ptr<StreamLog>(std::move(log));
     std::unique_lock lock(mu_);
@@ -590,6 +592,20 @@ Broker::Deadline Broker::MakeDeadline(std::chrono::milliseconds timeout) const {
   return Deadline{DerivedEngine::Clock::now() + timeout, timeout};
 }
 
+Broker::Need Broker::ProcessedNeed(const std::string& stream,
+                                   const std::shared_ptr<StreamLog>& log,
+                                   const std::shared_ptr<JoinStream>& join, size_t participant,
+                                   const std::string& input, const std::string& key,
+                                   uint64_t count) {
+  if (join) {
+    return {"'" + stream + "' (joining '" + input + "')",
+            {JoinProgressId(stream, participant), key, count,
+             [join, participant, key] { return join->Processed(participant, key); }}};
+  }
+  return {"'" + stream + "'",
+          {stream, key, count, [log, key] { return log->index().Count(key); }}};
+}
+
 void Broker::WaitDownstream(const std::string& stream, std::map<std::string, uint64_t> needed,
                             Deadline deadline, std::function<void(Status)> done) {
   // The streams fed directly by `stream`: map and reduce streams must hold `needed` records
@@ -625,18 +641,7 @@ void Broker::WaitDownstream(const std::string& stream, std::map<std::string, uin
   for (Dependent& d : dependents) {
     std::vector<Need> needs;
     for (const auto& [key, count] : needed) {
-      if (d.join) {
-        needs.push_back({"'" + d.name + "' (joining '" + stream + "')",
-                         {JoinProgressId(d.name, d.participant), key, count,
-                          [join = d.join, p = d.participant, key = key] {
-                            return join->Processed(p, key);
-                          }}});
-      } else {
-        needs.push_back({"'" + d.name + "'",
-                         {d.name, key, count, [log = d.log, key = key] {
-                            return log->index().Count(key);
-                          }}});
-      }
+      needs.push_back(ProcessedNeed(d.name, d.log, d.join, d.participant, stream, key, count));
     }
     WaitFor(std::move(needs), deadline, [this, d, needed, deadline, all](Status s) {
       if (!s.ok()) return all(s);
@@ -680,15 +685,7 @@ void Broker::WaitUpstream(const std::string& stream, const std::string& key, Dea
       if (!input_log.ok()) return all(input_log.status());
       const uint64_t count = (*input_log)->index().Count(key);
       std::vector<Need> needs;
-      if (join) {
-        needs.push_back({"'" + stream + "' (joining '" + input + "')",
-                         {JoinProgressId(stream, p), key, count,
-                          [join, p, key] { return join->Processed(p, key); }}});
-      } else {
-        needs.push_back({"'" + stream + "'", {stream, key, count, [log, key] {
-                                                return log->index().Count(key);
-                                              }}});
-      }
+      needs.push_back(ProcessedNeed(stream, log, join, p, input, key, count));
       WaitFor(std::move(needs), deadline, all);
     });
   }

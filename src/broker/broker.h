@@ -150,8 +150,7 @@ class Broker {
   Status StartProcessor(const config::Topography& topography, const config::StreamDecl& decl,
                         const std::shared_ptr<StreamLog>& derived);
   /// Opens the intent log of a join stream and starts its processor.
-  Status StartJoin(const config::Topography& topography, const config::StreamDecl& decl,
-                   const std::shared_ptr<StreamLog>& derived);
+  Status StartJoin(const config::StreamDecl& decl, const std::shared_ptr<StreamLog>& derived);
   /// The base, then the join streams, without repeats.
   static std::vector<std::string> JoinParticipants(const config::StreamDecl& decl);
   std::string CheckModuleFor(std::string_view name, config::StreamKind kind) const;
@@ -165,6 +164,11 @@ class Broker {
     std::chrono::milliseconds timeout;  // for messages
   };
   Deadline MakeDeadline(std::chrono::milliseconds timeout) const;
+  /// What `stream` must have processed: `count` records of `key` from `input` (participant
+  /// `participant` of `join`, when `join` is set), else `count` records of `key` in `log`.
+  static Need ProcessedNeed(const std::string& stream, const std::shared_ptr<StreamLog>& log,
+                            const std::shared_ptr<JoinStream>& join, size_t participant,
+                            const std::string& input, const std::string& key, uint64_t count);
   void WaitFor(std::vector<Need> needs, Deadline deadline, std::function<void(Status)> done);
   /// Waits until every derived stream fed by `stream`, directly or not, has processed the
   /// first needed[key] records of each key.
