@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -153,6 +154,44 @@ class Client {
                                    uint64_t from, uint64_t to, const CallOptions& options = {});
   Pending<Records> QueryAtTimeAsync(std::string_view stream, std::string_view partition_key,
                                     uint64_t timestamp_ms, const CallOptions& options = {});
+
+  // --- Subscriptions (DESIGN.md §4; docs/client.md, "Subscriptions") -------------------------
+  // Subscription ids are UUIDs in text form ("8-4-4-4-12", lower-case hex; upper case and 32
+  // bare hex digits are accepted too). `stream`, where a call takes one, may be left empty; when
+  // given it must be the subscription's stream (NotFound otherwise).
+
+  /// Creates a subscription on any stream (source or derived) and returns its id. Every
+  /// partition starts at `start`. Records pushed and not acknowledged within
+  /// `visibility_timeout` (zero: the broker's default, 30 s; at most one day) are pushed again.
+  /// Errors: NotFound (stream), InvalidArgument.
+  Result<std::string> CreateSubscription(std::string_view stream, const SubscriptionStart& start,
+      std::chrono::milliseconds visibility_timeout = std::chrono::milliseconds{0});
+  /// Adds `n` to this connection's demand on the subscription, making the connection one of its
+  /// consumers; returns the demand after the take. The broker then pushes up to that many
+  /// records as they become available (NextDelivery), across partitions, in offset order within
+  /// each partition. A consumer's demand is capped by the broker (docs/protocol.md).
+  Result<uint64_t> Take(std::string_view subscription_id, uint64_t n, std::string_view stream = {});
+  /// The next records pushed to this connection, by any subscription, waiting up to `timeout`
+  /// (zero: do not wait); nullopt when none came in time. One Delivery per pushed record batch,
+  /// in arrival order, decoded in the calling thread. Pushes wait in a queue of the connection
+  /// that the client does not bound: it holds at most what the connection's takes asked for.
+  /// Errors: IOError once the connection is closed and every delivery received before has been
+  /// returned; Corruption for a push that does not decode (it is dropped; unacknowledged, it is
+  /// pushed again after the visibility timeout).
+  Result<std::optional<Delivery>> NextDelivery(std::chrono::milliseconds timeout);
+  /// Acknowledges `ranges` (all or nothing), returning once the acknowledgement is durable.
+  /// Errors: InvalidArgument naming each range beyond what was pushed, or no ranges; an empty
+  /// range (end <= start) is InvalidArgument before anything is sent; NotFound.
+  Status Acknowledge(std::string_view subscription_id, std::span<const AckRange> ranges,
+                     std::string_view stream = {});
+  /// Partitions (watermark, count, next offset, unacknowledged) and consumers (demand, in
+  /// flight) of one subscription. Errors: NotFound.
+  Result<SubscriptionInfo> GetSubscription(std::string_view subscription_id,
+                                           std::string_view stream = {});
+  /// Subscriptions of `stream` (every stream when empty), without partitions and consumers.
+  Result<std::vector<SubscriptionInfo>> ListSubscriptions(std::string_view stream = {});
+  /// Deletes a subscription: its state is removed and its consumers get no more pushes.
+  Status DeleteSubscription(std::string_view subscription_id, std::string_view stream = {});
 
   class Impl;
 

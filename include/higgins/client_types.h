@@ -56,6 +56,9 @@ struct Records {
   arrow::RecordBatch batch;
   /// Set for a window of a window stream.
   std::optional<WindowBounds> window;
+  /// In a subscription delivery: these records were pushed before and not acknowledged within
+  /// the visibility timeout (or their consumer disconnected).
+  bool redelivered = false;
 
   int64_t num_rows() const { return batch.num_rows(); }
 };
@@ -81,6 +84,81 @@ struct StreamInfo {
   bool partitions_truncated = false;
   /// The stream's Arrow schema (field order as declared).
   arrow::SchemaPtr schema;
+};
+
+/// Where a new subscription starts, in every partition of its stream (DESIGN.md §4).
+struct SubscriptionStart {
+  enum class Kind {
+    kBeginning,  // offset 0
+    kCurrent,    // after the records each partition holds when the subscription is created
+    kOffset,     // `value` in every partition
+    kTimestamp,  // each partition's first record committed at or after `value` (ms since epoch)
+  };
+  Kind kind = Kind::kBeginning;
+  uint64_t value = 0;
+
+  static SubscriptionStart Beginning() { return {Kind::kBeginning, 0}; }
+  static SubscriptionStart Current() { return {Kind::kCurrent, 0}; }
+  static SubscriptionStart Offset(uint64_t offset) { return {Kind::kOffset, offset}; }
+  static SubscriptionStart Timestamp(uint64_t ms) { return {Kind::kTimestamp, ms}; }
+};
+
+/// Records pushed to this connection by a subscription it takes from.
+struct Delivery {
+  /// The subscription, as a UUID in text ("8-4-4-4-12" lower-case hex).
+  std::string subscription_id;
+  /// Consecutive records of one partition (records.redelivered tells a redelivery).
+  Records records;
+};
+
+/// Offsets [start, end) of one partition, to acknowledge.
+struct AckRange {
+  std::string partition_key;
+  uint64_t start = 0;
+  uint64_t end = 0;
+};
+
+/// One partition of a subscription.
+struct SubscriptionPartition {
+  std::string key;
+  /// Every offset below it is acknowledged (or lies before the subscription's start).
+  uint64_t watermark = 0;
+  /// Records in the partition.
+  uint64_t count = 0;
+  /// The next offset pushed for the first time.
+  uint64_t next_offset = 0;
+  /// Pushed and not acknowledged (with a consumer, or waiting to be pushed again).
+  uint64_t unacknowledged = 0;
+  /// Acknowledged above the watermark.
+  uint64_t acknowledged_above = 0;
+};
+
+/// One consumer (connection) of a subscription.
+struct SubscriptionConsumer {
+  uint64_t id = 0;
+  /// Records asked for (Take) and not pushed yet.
+  uint64_t demand = 0;
+  /// Pushed to it and not acknowledged.
+  uint64_t in_flight = 0;
+};
+
+struct SubscriptionInfo {
+  std::string id;  // UUID text
+  std::string stream;
+  SubscriptionStart::Kind start = SubscriptionStart::Kind::kBeginning;
+  uint64_t visibility_timeout_ms = 0;
+  /// Kept across restarts (the stream's storage is durable).
+  bool durable = false;
+  uint64_t consumers = 0;
+  /// Pushed and not acknowledged, over every partition.
+  uint64_t unacknowledged = 0;
+  /// Not pushed yet, over every partition (the lag).
+  uint64_t pending = 0;
+  /// Filled by GetSubscription (empty in listings): partitions in key order, up to the broker's
+  /// listing limit (partitions_truncated then), and the consumers.
+  std::vector<SubscriptionPartition> partitions;
+  bool partitions_truncated = false;
+  std::vector<SubscriptionConsumer> consumer_list;
 };
 
 }  // namespace higgins

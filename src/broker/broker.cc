@@ -38,7 +38,16 @@ constexpr uint64_t kErrorsStreamIdBit = 1ull << 62;
 }  // namespace
 
 Broker::Broker(BrokerOptions options)
-    : options_(std::move(options)), committer_(options_.clock) {}
+    : options_(std::move(options)), committer_(options_.clock) {
+  SubscriptionManager::Options sub;
+  sub.dir = options_.dir + "/subscriptions";
+  sub.max_subscriptions = options_.max_subscriptions;
+  sub.max_demand = options_.max_subscription_demand;
+  sub.max_push_records = std::min<uint64_t>(options_.max_push_records, options_.max_range_records);
+  sub.default_timeout = options_.default_visibility_timeout;
+  sub.max_listed_partitions = options_.max_listed_partitions;
+  subscriptions_ = std::make_unique<SubscriptionManager>(std::move(sub));
+}
 
 Broker::~Broker() { Shutdown(); }
 
@@ -64,12 +73,53 @@ Result<std::unique_ptr<Broker>> Broker::Open(BrokerOptions options) {
   broker->derived_ = std::make_unique<DerivedEngine>(broker->engine_.get(), derived_options);
   HIGGINS_RETURN_IF_ERROR(broker->derived_->Start());
   HIGGINS_RETURN_IF_ERROR(broker->Restore());
+  HIGGINS_RETURN_IF_ERROR(broker->subscriptions_->Restore(
+      [b = broker.get()](const std::string& name) -> std::optional<SubscriptionManager::StreamRef> {
+        auto ref = b->SubscriptionRef(name);
+        if (!ref.ok()) return std::nullopt;
+        return *std::move(ref);
+      }));
+  broker->subscriptions_->Start();
   return broker;
+}
+
+Result<std::string> Broker::CreateSubscription(std::string_view stream,
+                                               SubscriptionStartKind start, uint64_t value,
+                                               uint64_t timeout_ms) {
+  HIGGINS_ASSIGN_OR_RETURN(auto ref, SubscriptionRef(stream));
+  return subscriptions_->Create(std::string(stream), ref, start, value, timeout_ms);
+}
+
+Result<SubscriptionManager::StreamRef> Broker::SubscriptionRef(std::string_view stream) const {
+  HIGGINS_ASSIGN_OR_RETURN(auto log, FindStream(stream));
+  auto window = FindWindow(stream);
+  if (!window) return SubscriptionManager::StreamRef{MakeStreamSource(log), log->id(),
+                                                     log->durable(), std::string(stream)};
+  if (window->spec.type != config::WindowSpec::Type::kCount) {
+    return Status::NotSupported(
+        "'" + std::string(stream) +
+        "' is a time window stream, which subscriptions cannot follow yet (count windows they "
+        "can); subscribe to its base stream '" + window->base_name +
+        "' or query the window stream");
+  }
+  return SubscriptionManager::StreamRef{
+      MakeCountWindowSource(window->base, window->spec.interval, window->spec.slide,
+                            options_.max_range_records),
+      log->id(), window->base->durable(), window->base_name};
+}
+
+void Broker::ListenToCommits(StreamLog& log) {
+  log.SetCommitListener([engine = derived_.get(), subscriptions = subscriptions_.get(),
+                         name = log.name()](const std::vector<std::string_view>& keys) {
+    engine->OnCommit(name, keys);
+    subscriptions->OnCommit(name, keys);
+  });
 }
 
 void Broker::Shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
+  subscriptions_->Stop();
   if (derived_) derived_->Stop();
   committer_.Stop();
   std::unique_lock lock(mu_);
@@ -143,10 +193,7 @@ Result<std::shared_ptr<StreamLog>> Broker::OpenStream(const config::Topography& 
   options.max_records_per_request = options_.max_records_per_request;
   options.sync = StorageSyncs(topography, decl.storage);
   HIGGINS_ASSIGN_OR_RETURN(auto log, StreamLog::Open(std::move(options)));
-  log->SetCommitListener([engine = derived_.get(), name = decl.name](
-                             const std::vector<std::string_view>& keys) {
-    engine->OnCommit(name, keys);
-  });
+  ListenToCommits(*log);
   return std::shared_ptr<StreamLog>(std::move(log));
 }
 
@@ -239,6 +286,7 @@ Status Broker::StartProcessor(const config::Topography& topography, const config
     }
     options.sync = StorageSyncs(topography, decl.storage);
     HIGGINS_ASSIGN_OR_RETURN(auto log, StreamLog::Open(std::move(options)));
+    ListenToCommits(*log);
     errors = std::shared_ptr<StreamLog>(std::move(log));
     std::unique_lock lock(mu_);
     errors_streams_[errors_name] = errors;
@@ -382,6 +430,7 @@ Status Broker::DeleteConfiguration(std::string_view key) {
   }
   dropped.insert(dropped.end(), dropped_errors.begin(), dropped_errors.end());
   for (auto& [stream, storage] : dropped) {
+    subscriptions_->DropStream(stream->name());
     stream->MarkDeleted();  // produces already holding the stream now fail with NotFound
     const uint64_t id = stream->id();
     Status s = storage->DropStream(id);

@@ -17,6 +17,7 @@
 #include "broker/join_stream.h"
 #include "broker/module_registry.h"
 #include "broker/stream_log.h"
+#include "broker/subscription_manager.h"
 #include "common/file_util.h"
 #include "higgins/result.h"
 #include "config/topography.h"
@@ -48,6 +49,11 @@ struct BrokerOptions {
   int derived_workers = 2;
   /// Longest a produce or query may wait for derived streams to catch up (read-your-writes).
   std::chrono::milliseconds max_wait_for_derived{60'000};
+  /// Subscription limits (SubscriptionManager::Options; `dir` is <dir>/subscriptions).
+  size_t max_subscriptions = 10'000;
+  uint64_t max_subscription_demand = 1'000'000;
+  uint64_t max_push_records = 1000;
+  std::chrono::milliseconds default_visibility_timeout{30'000};
 };
 
 /// Metadata of one stream.
@@ -107,6 +113,16 @@ class Broker {
   void Produce(std::string_view stream, std::string_view payload, PayloadFormat format,
                GroupCommitter::Done done);
 
+  /// Creates a subscription on stream `stream` (SubscriptionManager::Create); it is durable
+  /// when the stream's storage is. Errors: NotFound, NotSupported (a window stream),
+  /// InvalidArgument, ResourceExhausted, IOError.
+  Result<std::string> CreateSubscription(std::string_view stream, SubscriptionStartKind start,
+                                         uint64_t value, uint64_t timeout_ms);
+  SubscriptionManager& subscriptions() { return *subscriptions_; }
+  /// What a subscription of `stream` reads: the stream, or a count window stream's closed
+  /// windows. Errors: NotFound, NotSupported (a time window stream).
+  Result<SubscriptionManager::StreamRef> SubscriptionRef(std::string_view stream) const;
+
   /// The stream, or NotFound "stream 'x' does not exist".
   Result<std::shared_ptr<StreamLog>> FindStream(std::string_view name) const;
 
@@ -141,6 +157,8 @@ class Broker {
   Result<std::shared_ptr<StreamLog>> OpenStream(const config::Topography& topography,
                                                 const config::StreamDecl& decl);
   Status PersistTopography(const config::Topography& topography);
+  /// Sends `log`'s commits to the derived engine and the subscriptions.
+  void ListenToCommits(StreamLog& log);
   /// Metadata partitions of window stream `decl` (under mu_): its base's partitions in key
   /// order, at most max_listed_partitions, each with its number of windows; `*partitions` gets
   /// the number of partitions and `*windows` the windows of all of them.
@@ -192,6 +210,7 @@ class Broker {
   std::map<std::string, std::shared_ptr<JoinStream>, std::less<>> joins_;
   std::shared_ptr<udf::Engine> engine_;
   std::unique_ptr<ModuleRegistry> modules_;
+  std::unique_ptr<SubscriptionManager> subscriptions_;
   std::unique_ptr<DerivedEngine> derived_;  // before committer_: stopped first
   GroupCommitter committer_;
   bool shut_down_ = false;

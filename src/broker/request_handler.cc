@@ -3,8 +3,9 @@
 #include <atomic>
 #include <mutex>
 
+#include "broker/subscription_requests.h"
 #include "broker/window_view.h"
-#include "higgins/arrow/ipc/writer.h"
+#include "broker/wire_replies.h"
 #include "protocol/messages.h"
 #include "protocol/partition_name.h"
 
@@ -12,38 +13,6 @@ namespace higgins::broker {
 namespace {
 
 using higgins::wire::Message;
-
-Message ReplyTo(const Message& request, Message::Type type) {
-  Message reply;
-  reply.set_type(type);
-  if (request.has_correlationid()) reply.set_correlationid(request.correlationid());
-  return reply;
-}
-
-/// Sets `errors` (one entry per line of the status message) and `code` of a reply body.
-template <typename Body>
-void SetError(Body* body, const Status& status) {
-  const std::string& m = status.message();
-  size_t start = 0;
-  while (start <= m.size()) {
-    size_t end = m.find('\n', start);
-    if (end == std::string::npos) end = m.size();
-    // Messages quote client bytes (stream names, keys); `errors` must stay valid UTF-8.
-    if (end > start) {
-      body->add_errors(protocol::EscapeInvalidUtf8(std::string_view(m).substr(start, end - start)));
-    }
-    start = end + 1;
-  }
-  if (body->errors_size() == 0) body->add_errors(std::string(StatusCodeName(status.code())));
-  body->set_code(protocol::ToErrorCode(status.code()));
-}
-
-Result<std::string> EncodeIpc(const arrow::SchemaPtr& schema, const arrow::RecordBatch* batch) {
-  std::vector<arrow::RecordBatch> batches;
-  if (batch != nullptr) batches.push_back(*batch);
-  HIGGINS_ASSIGN_OR_RETURN(Buffer bytes, arrow::ipc::WriteStream(schema, batches));
-  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-}
 
 PayloadFormat FromProto(higgins::wire::PayloadFormat format) {
   switch (format) {
@@ -72,11 +41,16 @@ Message MakeErrorMessage(higgins::wire::Error::Type type, const std::string& mes
 
 RequestHandler::RequestHandler(Broker* broker, size_t max_reply_bytes)
     : broker_(broker), max_reply_bytes_(max_reply_bytes),
+      subscriptions_(std::make_unique<SubscriptionRequests>(broker)),
       admin_(std::make_unique<SerialExecutor>()) {}
 
 RequestHandler::~RequestHandler() = default;
 
-void RequestHandler::Handle(const Message& request, Reply reply) {
+void RequestHandler::ConnectionClosed(uint64_t connection) {
+  broker_->subscriptions().RemoveConsumer(connection);
+}
+
+void RequestHandler::Handle(const Message& request, Reply reply, const Connection* connection) {
   // Every request gets a reply, even when something below throws (a library's bad_alloc on a
   // hostile input, say): the request fails, the broker and the connection carry on.
   auto answered = std::make_shared<std::atomic<bool>>(false);
@@ -85,7 +59,7 @@ void RequestHandler::Handle(const Message& request, Reply reply) {
     reply(std::move(m));
   };
   try {
-    HandleOrThrow(request, once);
+    HandleOrThrow(request, once, connection);
   } catch (const std::exception& e) {
     if (!*answered) {
       once(MakeErrorMessage(higgins::wire::Error::UNKNOWN,
@@ -97,10 +71,16 @@ void RequestHandler::Handle(const Message& request, Reply reply) {
 
 void RequestHandler::RunAdmin(const Message& request, Reply reply,
                               Message (RequestHandler::*operation)(const Message&)) {
-  admin_->Post([this, request, reply = std::move(reply), operation] {
+  RunAdmin(request, std::move(reply),
+           [this, operation](const Message& m) { return (this->*operation)(m); });
+}
+
+void RequestHandler::RunAdmin(const Message& request, Reply reply,
+                              std::function<Message(const Message&)> operation) {
+  admin_->Post([request, reply = std::move(reply), operation = std::move(operation)] {
     Message answer;
     try {
-      answer = (this->*operation)(request);
+      answer = operation(request);
     } catch (const std::exception& e) {
       answer = MakeErrorMessage(higgins::wire::Error::UNKNOWN,
                                 std::string("the broker failed on this request: ") + e.what(),
@@ -110,7 +90,8 @@ void RequestHandler::RunAdmin(const Message& request, Reply reply,
   });
 }
 
-void RequestHandler::HandleOrThrow(const Message& request, const Reply& reply) {
+void RequestHandler::HandleOrThrow(const Message& request, const Reply& reply,
+                                   const Connection* connection) {
   if (protocol::ReplyTypeOf(request.type()) && !protocol::HasBody(request)) {
     return reply(MakeErrorMessage(higgins::wire::Error::MALFORMED_MESSAGE,
                                   std::string(protocol::MessageTypeName(request.type())) +
@@ -137,28 +118,16 @@ void RequestHandler::HandleOrThrow(const Message& request, const Reply& reply) {
       return RunAdmin(request, reply, &RequestHandler::UploadModule);
     case Message::GETCURRENTTOPOGRAPHYREQUEST:
       return reply(GetTopography(request));
-    case Message::CREATESUBSCRIPTIONREQUEST: {
-      Message r = ReplyTo(request, Message::CREATESUBSCRIPTIONRESPONSE);
-      r.mutable_createsubscriptionresponse()->add_errors(
-          "subscriptions are not available in this version of the broker");
-      return reply(std::move(r));
-    }
-    case Message::GETSUBSCRIPTIONREQUEST: {
-      Message r = ReplyTo(request, Message::GETSUBSCRIPTIONRESPONSE);
-      r.mutable_getsubscriptionresponse()->add_errors(
-          "subscriptions are not available in this version of the broker");
-      return reply(std::move(r));
-    }
-    case Message::ACKNOWLEDGEREQUEST: {
-      Message r = ReplyTo(request, Message::ACKNOWLEDGERESPONSE);
-      r.mutable_acknowledgeresponse()->set_error(
-          "subscriptions are not available in this version of the broker");
-      return reply(std::move(r));
-    }
+    case Message::CREATESUBSCRIPTIONREQUEST:
+      return RunAdmin(request, reply, [this](const Message& m) { return subscriptions_->Create(m); });
+    case Message::DELETESUBSCRIPTIONREQUEST:
+      return RunAdmin(request, reply, [this](const Message& m) { return subscriptions_->Delete(m); });
+    case Message::GETSUBSCRIPTIONREQUEST:
+      return reply(subscriptions_->Get(request));
+    case Message::ACKNOWLEDGEREQUEST:
+      return subscriptions_->Acknowledge(request, reply);
     case Message::TAKERECORDSREQUEST:
-      return reply(MakeErrorMessage(
-          higgins::wire::Error::UNIMPLEMENTED,
-          "subscriptions are not available in this version of the broker", &request));
+      return reply(subscriptions_->Take(request, connection));
     default:
       break;
   }

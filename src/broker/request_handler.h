@@ -5,6 +5,7 @@
 
 #include "broker/broker.h"
 #include "broker/serial_executor.h"
+#include "broker/subscription_requests.h"
 #include "higgins.pb.h"
 
 namespace higgins::broker {
@@ -27,7 +28,13 @@ class RequestHandler {
   /// workers for read-your-writes waits; from one administrative thread, in arrival order, for
   /// configuration changes and module uploads (which compile WebAssembly), so that those never
   /// hold up a network thread. An exception below becomes an ERROR reply (UNKNOWN).
-  void Handle(const higgins::wire::Message& request, Reply reply);
+  /// Acknowledgements reply from the subscriptions' sync thread once durable. `connection`: the
+  /// connection the request came on (takes need one, to push records on).
+  void Handle(const higgins::wire::Message& request, Reply reply,
+              const Connection* connection = nullptr);
+  /// A connection closed: it is no longer a consumer of any subscription (its records in
+  /// flight are pushed again, to other consumers).
+  void ConnectionClosed(uint64_t connection);
 
  private:
   higgins::wire::Message Ping(const higgins::wire::Message& request);
@@ -40,13 +47,17 @@ class RequestHandler {
   void WaitThenGetIndex(const higgins::wire::Message& request, Reply reply);
   higgins::wire::Message Metadata(const higgins::wire::Message& request);
   void Produce(const higgins::wire::Message& request, Reply reply);
-  void HandleOrThrow(const higgins::wire::Message& request, const Reply& reply);
+  void HandleOrThrow(const higgins::wire::Message& request, const Reply& reply,
+                     const Connection* connection);
   void RunAdmin(const higgins::wire::Message& request, Reply reply,
                 higgins::wire::Message (RequestHandler::*operation)(
                     const higgins::wire::Message&));
+  void RunAdmin(const higgins::wire::Message& request, Reply reply,
+                std::function<higgins::wire::Message(const higgins::wire::Message&)> operation);
 
   Broker* broker_;
   size_t max_reply_bytes_;
+  std::unique_ptr<SubscriptionRequests> subscriptions_;
   std::unique_ptr<SerialExecutor> admin_;
 };
 

@@ -14,6 +14,8 @@
 #include "client/reply_decoder.h"
 #include "client/reply_slot.h"
 #include "client/requests.h"
+#include "client/subscription_decoder.h"
+#include "client/subscription_id.h"
 
 namespace higgins {
 
@@ -21,6 +23,7 @@ namespace wire = higgins::wire;
 using client_internal::Dispatcher;
 using client_internal::IndexQuery;
 using client_internal::ReplySlot;
+using client_internal::SubscriptionId;
 
 class Client::Impl {
  public:
@@ -310,6 +313,96 @@ Result<Records> Client::QueryRange(std::string_view stream, std::string_view par
 Result<Records> Client::QueryAtTime(std::string_view stream, std::string_view partition_key,
                                     uint64_t timestamp_ms, const CallOptions& options) {
   return QueryAtTimeAsync(stream, partition_key, timestamp_ms, options).Get();
+}
+
+// --- Subscriptions -------------------------------------------------------------------------------
+
+namespace {
+
+// Sends `build()`'s request and decodes its reply with `decode`.
+template <typename T, typename Build, typename Decode>
+Result<T> Call(Dispatcher& dispatcher, Build&& build, Decode&& decode) {
+  return Guard([&]() -> Result<T> {
+    auto slot = dispatcher.Send(build());
+    HIGGINS_ASSIGN_OR_RETURN(wire::Message reply, slot->Take());
+    return decode(std::move(reply));
+  });
+}
+
+}  // namespace
+
+Result<std::string> Client::CreateSubscription(std::string_view stream,
+                                               const SubscriptionStart& start,
+                                               std::chrono::milliseconds visibility_timeout) {
+  if (visibility_timeout.count() < 0) {
+    return Status::InvalidArgument("the visibility timeout must not be negative");
+  }
+  return Call<std::string>(
+      *impl_->dispatcher_,
+      [&] {
+        return client_internal::CreateSubscriptionRequest(
+            stream, start, static_cast<uint64_t>(visibility_timeout.count()));
+      },
+      client_internal::DecodeCreateSubscription);
+}
+
+Result<uint64_t> Client::Take(std::string_view subscription_id, uint64_t n,
+                              std::string_view stream) {
+  auto id = Guard([&] { return SubscriptionId::Parse(subscription_id); });
+  if (!id.ok()) return id.status();
+  return Call<uint64_t>(
+      *impl_->dispatcher_,
+      [&] { return client_internal::TakeRecordsRequest(id->bytes(), n, stream); },
+      client_internal::DecodeTake);
+}
+
+Result<std::optional<Delivery>> Client::NextDelivery(std::chrono::milliseconds timeout) {
+  return Guard([&]() -> Result<std::optional<Delivery>> {
+    HIGGINS_ASSIGN_OR_RETURN(auto pushed, impl_->dispatcher_->NextPush(timeout));
+    if (!pushed) return std::optional<Delivery>();
+    if (!pushed->ended.ok()) return pushed->ended;
+    HIGGINS_ASSIGN_OR_RETURN(Delivery delivery,
+                             client_internal::DecodeDelivery(*std::move(pushed)));
+    return std::optional<Delivery>(std::move(delivery));
+  });
+}
+
+Status Client::Acknowledge(std::string_view subscription_id, std::span<const AckRange> ranges,
+                           std::string_view stream) {
+  auto id = Guard([&] { return SubscriptionId::Parse(subscription_id); });
+  if (!id.ok()) return id.status();
+  return Guard([&]() -> Status {
+    auto request = client_internal::AcknowledgeRequest(id->bytes(), ranges, stream);
+    if (!request.ok()) return request.status();
+    auto slot = impl_->dispatcher_->Send(*std::move(request));
+    auto reply = slot->Take();
+    if (!reply.ok()) return reply.status();
+    return client_internal::DecodeAcknowledge(*reply);
+  });
+}
+
+Result<SubscriptionInfo> Client::GetSubscription(std::string_view subscription_id,
+                                                 std::string_view stream) {
+  auto id = Guard([&] { return SubscriptionId::Parse(subscription_id); });
+  if (!id.ok()) return id.status();
+  return Call<SubscriptionInfo>(
+      *impl_->dispatcher_,
+      [&] { return client_internal::GetSubscriptionRequest(id->bytes(), stream); },
+      client_internal::DecodeSubscription);
+}
+
+Result<std::vector<SubscriptionInfo>> Client::ListSubscriptions(std::string_view stream) {
+  return Call<std::vector<SubscriptionInfo>>(
+      *impl_->dispatcher_, [&] { return client_internal::GetSubscriptionRequest({}, stream); },
+      client_internal::DecodeSubscriptionList);
+}
+
+Status Client::DeleteSubscription(std::string_view subscription_id, std::string_view stream) {
+  auto id = Guard([&] { return SubscriptionId::Parse(subscription_id); });
+  if (!id.ok()) return id.status();
+  return StatusCall(*impl_->dispatcher_, wire::Message::DELETESUBSCRIPTIONRESPONSE, [&] {
+    return client_internal::DeleteSubscriptionRequest(id->bytes(), stream);
+  });
 }
 
 }  // namespace higgins

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "client/connection.h"
+#include "client/reply_decoder.h"
 #include "client/requests.h"
 #include "protocol/messages.h"
 
@@ -92,6 +93,12 @@ void Dispatcher::Close(Status reason) {
   }
   const Status failure = reason.WithContext(options_.address);
   for (auto& [id, slot] : failed) slot->Fail(failure);
+  deliveries_.Close(
+      Status::IOError("not connected to " + options_.address + ": " + reason.message()));
+}
+
+Result<std::optional<PushedRecord>> Dispatcher::NextPush(std::chrono::milliseconds timeout) {
+  return deliveries_.Pop(timeout);
 }
 
 void Dispatcher::Stop() {
@@ -154,6 +161,11 @@ Status Dispatcher::Dispatch(const std::string& body) {
     slot->Fail(Status::Corruption("reply: " + reply.status().message()));
     return Status::OK();
   }
+  if (reply->type() == higgins::wire::Message::TAKERECORDSRESPONSE &&
+      reply->takerecordsresponse().push()) {
+    QueuePush(*std::move(reply));
+    return Status::OK();
+  }
   if (!reply->has_correlationid()) {
     // The broker's word on the whole connection (OVERLOADED, a frame it could not read): it
     // closes the connection after it.
@@ -165,6 +177,17 @@ Status Dispatcher::Dispatch(const std::string& body) {
   // A reply nobody waits for (its request's slot failed) is dropped.
   if (auto slot = TakeSlot(reply->correlationid())) slot->Fulfil(*std::move(reply));
   return Status::OK();
+}
+
+void Dispatcher::QueuePush(higgins::wire::Message push) {
+  auto* body = push.mutable_takerecordsresponse();
+  for (auto& record : *body->mutable_records()) {
+    deliveries_.Push({body->subscription_id(), std::move(record), Status::OK()});
+  }
+  if (body->errors_size() > 0) {
+    // The subscription ended (deleted, or its stream was): its consumers learn it here.
+    deliveries_.Push({body->subscription_id(), {}, OperationStatus(body->code(), body->errors())});
+  }
 }
 
 std::shared_ptr<ReplySlot> Dispatcher::TakeSlot(uint64_t correlation_id) {

@@ -9,6 +9,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "client/delivery_queue.h"
 #include "client/reply_slot.h"
 #include "client/unique_fd.h"
 #include "higgins.pb.h"
@@ -21,6 +22,8 @@ namespace higgins::client_internal {
 /// interleave bytes) and runs a reader thread that splits the reply stream into frames
 /// (protocol::FrameDecoder), parses them and hands each to the ReplySlot registered under its
 /// correlation id. Replies are decoded into values by the caller, not by the reader.
+/// Subscription pushes (TAKERECORDSRESPONSE with push = true, sent without a correlation id at
+/// any time after a take) go to the connection's DeliveryQueue instead, one entry per Record.
 ///
 /// Closing (Close: a local decision, a broken or corrupt stream, a timed-out reply) is final:
 /// every waiting slot fails with the reason, and every later Send fails with IOError.
@@ -58,6 +61,11 @@ class Dispatcher : public std::enable_shared_from_this<Dispatcher> {
   /// Close, then waits for the reader thread to end. Must not be called by the reader thread.
   void Stop();
 
+  /// The next record pushed to this connection (DeliveryQueue::Pop). Once the connection is
+  /// closed and every record received before was popped: IOError "not connected to
+  /// host:port: reason".
+  Result<std::optional<PushedRecord>> NextPush(std::chrono::milliseconds timeout);
+
  private:
   Dispatcher(UniqueFd fd, Options options);
   void ReadLoop();
@@ -66,6 +74,8 @@ class Dispatcher : public std::enable_shared_from_this<Dispatcher> {
   // Hands one frame body to its slot. An error closes the connection.
   Status Dispatch(const std::string& body);
   std::shared_ptr<ReplySlot> TakeSlot(uint64_t correlation_id);
+  // Queues the records of a push, one entry each.
+  void QueuePush(higgins::wire::Message push);
 
   const UniqueFd fd_;  // open until destruction; shut down by Close
   const Options options_;
@@ -78,6 +88,8 @@ class Dispatcher : public std::enable_shared_from_this<Dispatcher> {
   std::unordered_map<uint64_t, std::shared_ptr<ReplySlot>> waiting_;  // guarded by mu_
 
   std::mutex write_mu_;  // held for the whole of one frame's write
+
+  DeliveryQueue deliveries_;  // closed by Close, after closed_ is set
 };
 
 }  // namespace higgins::client_internal

@@ -16,26 +16,23 @@ namespace wire = higgins::wire;
 
 namespace {
 
-template <typename Errors>
-std::string JoinLines(const Errors& errors) {
+std::string JoinLines(const google::protobuf::RepeatedPtrField<std::string>& lines) {
   std::string out;
-  for (const auto& line : errors) {
+  for (const auto& line : lines) {
     if (!out.empty()) out += '\n';
     out += line;
   }
   return out;
 }
 
-// `code` and `errors` of an operation's reply. Replies without a code field pass kOk: their
-// errors then count as Internal (an unknown category, docs/protocol.md "Errors").
-template <typename Errors>
-Status OperationStatus(wire::ErrorCode code, const Errors& errors) {
-  if (code == wire::OK && errors.empty()) return Status::OK();
+// The failure of an operation: `code` (kOk: the reply has no code field, so an unknown
+// category, Internal) and `text` (or a stand-in when the broker gave none).
+Status Failure(wire::ErrorCode code, std::string text) {
   const StatusCode status_code =
       code == wire::OK ? StatusCode::kInternal : protocol::FromErrorCode(code);
-  std::string text = JoinLines(errors);
-  if (text.empty())
+  if (text.empty()) {
     text = "the broker reported " + wire::ErrorCode_Name(code) + " without a reason";
+  }
   return Status(status_code, std::move(text));
 }
 
@@ -101,6 +98,17 @@ Status CheckReplyType(const wire::Message& reply, wire::Message::Type expected) 
                             " reply, got " + protocol::MessageTypeName(reply.type()));
 }
 
+Status OperationStatus(wire::ErrorCode code, std::string text) {
+  if (code == wire::OK && text.empty()) return Status::OK();
+  return Failure(code, std::move(text));
+}
+
+Status OperationStatus(wire::ErrorCode code,
+                       const google::protobuf::RepeatedPtrField<std::string>& errors) {
+  if (code == wire::OK && errors.empty()) return Status::OK();
+  return Failure(code, JoinLines(errors));
+}
+
 Status DecodeStatusReply(const wire::Message& reply, wire::Message::Type expected) {
   HIGGINS_RETURN_IF_ERROR(CheckReplyType(reply, expected));
   switch (expected) {
@@ -114,6 +122,10 @@ Status DecodeStatusReply(const wire::Message& reply, wire::Message::Type expecte
     }
     case wire::Message::UPLOADMODULERESPONSE: {
       const auto& r = reply.uploadmoduleresponse();
+      return OperationStatus(r.code(), r.errors());
+    }
+    case wire::Message::DELETESUBSCRIPTIONRESPONSE: {
+      const auto& r = reply.deletesubscriptionresponse();
       return OperationStatus(r.code(), r.errors());
     }
     default:
@@ -178,7 +190,10 @@ Result<Records> DecodeRecords(wire::Message reply) {
     return Status::Corruption("query reply holds " + std::to_string(r->records_size()) +
                               " records, expected 1");
   }
-  wire::Record* record = r->mutable_records(0);
+  return DecodeRecord(r->mutable_records(0));
+}
+
+Result<Records> DecodeRecord(wire::Record* record) {
   Records out;
   out.stream = std::move(*record->mutable_stream());
   auto key = protocol::DecodePartitionName(record->partition());
@@ -190,6 +205,7 @@ Result<Records> DecodeRecords(wire::Message reply) {
     const wire::WindowBounds& w = record->window();
     out.window = WindowBounds{w.closed(), w.by_time(), w.start(), w.end(), w.first_offset()};
   }
+  out.redelivered = record->redelivered();
   HIGGINS_ASSIGN_OR_RETURN(out.batch, DecodeRecordData(record->mutable_data()));
   const auto rows = static_cast<uint64_t>(out.batch.num_rows());
   if (record->count() != 0 && record->count() != rows) {

@@ -21,11 +21,19 @@ namespace higgins::client_internal {
 /// OVERLOADED: ResourceExhausted, TRUNCATED_FRAME: Corruption, UNKNOWN: Internal).
 Status ErrorStatus(const higgins::wire::Error& error);
 
+/// The status of an operation's reply from its `code` and `errors` (joined with newlines): OK
+/// when both are empty. Errors without a code (replies that have no code field) are Internal,
+/// an unknown category (docs/protocol.md, "Errors").
+Status OperationStatus(higgins::wire::ErrorCode code,
+                       const google::protobuf::RepeatedPtrField<std::string>& errors);
+/// The same for replies with one `error` text.
+Status OperationStatus(higgins::wire::ErrorCode code, std::string text);
+
 /// OK when the reply has type `expected`, ErrorStatus for ERROR, Corruption otherwise.
 Status CheckReplyType(const higgins::wire::Message& reply, higgins::wire::Message::Type expected);
 
 /// Status of the replies that carry only errors: CREATECONFIGURATIONRESPONSE,
-/// DELETECONFIGURATIONRESPONSE and UPLOADMODULERESPONSE.
+/// DELETECONFIGURATIONRESPONSE, UPLOADMODULERESPONSE and DELETESUBSCRIPTIONRESPONSE.
 Status DecodeStatusReply(const higgins::wire::Message& reply,
                          higgins::wire::Message::Type expected);
 
@@ -39,6 +47,9 @@ Result<std::string> DecodeTopography(higgins::wire::Message reply);
 Result<ProduceResult> DecodeProduce(higgins::wire::Message reply);
 /// GETINDEXRESPONSE to a request of one index: its record, decoded.
 Result<Records> DecodeRecords(higgins::wire::Message reply);
+/// One Record of a query reply or a subscription push: the partition key unpadded, the Arrow
+/// IPC data decoded (moved out of `record`), counts checked against the rows.
+Result<Records> DecodeRecord(higgins::wire::Record* record);
 /// METADATARESPONSE: the streams, schemas decoded.
 Result<std::vector<StreamInfo>> DecodeMetadata(higgins::wire::Message reply);
 

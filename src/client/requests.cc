@@ -105,6 +105,86 @@ wire::Message QueryRequest(std::string_view stream, std::string_view partition_k
   return m;
 }
 
+wire::Message CreateSubscriptionRequest(std::string_view stream, const SubscriptionStart& start,
+                                        uint64_t timeout_ms) {
+  wire::Message m;
+  m.set_type(wire::Message::CREATESUBSCRIPTIONREQUEST);
+  auto* request = m.mutable_createsubscriptionrequest();
+  request->set_stream_name(std::string(stream));
+  switch (start.kind) {
+    case SubscriptionStart::Kind::kBeginning: request->set_offset_type(wire::FROM_BEGINNING); break;
+    case SubscriptionStart::Kind::kCurrent: request->set_offset_type(wire::CURRENT); break;
+    case SubscriptionStart::Kind::kOffset:
+      request->set_offset_type(wire::FROM_OFFSET);
+      request->set_offset(start.value);
+      break;
+    case SubscriptionStart::Kind::kTimestamp:
+      request->set_offset_type(wire::FROM_TIMESTAMP);
+      request->set_timestamp(start.value);
+      break;
+  }
+  if (timeout_ms != 0) request->set_timeout_ms(timeout_ms);
+  return m;
+}
+
+wire::Message TakeRecordsRequest(std::string_view subscription_id, uint64_t n,
+                                 std::string_view stream) {
+  wire::Message m;
+  m.set_type(wire::Message::TAKERECORDSREQUEST);
+  auto* request = m.mutable_takerecordsrequest();
+  request->set_n(n);
+  request->set_stream_name(std::string(stream));
+  request->set_subscription_id(std::string(subscription_id));
+  return m;
+}
+
+Result<wire::Message> AcknowledgeRequest(std::string_view subscription_id,
+                                         std::span<const AckRange> ranges,
+                                         std::string_view stream) {
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    const AckRange& range = ranges[i];
+    if (range.end <= range.start) {
+      return Status::InvalidArgument(
+          "range " + std::to_string(i) + " of partition '" + range.partition_key + "': [" +
+          std::to_string(range.start) + ", " + std::to_string(range.end) +
+          ") is empty (the end is exclusive: [" + std::to_string(range.start) + ", " +
+          std::to_string(range.start + 1) + ") acknowledges offset " + std::to_string(range.start) +
+          ")");
+    }
+  }
+  wire::Message m;
+  m.set_type(wire::Message::ACKNOWLEDGEREQUEST);
+  auto* request = m.mutable_acknowledgerequest();
+  request->set_stream(std::string(stream));
+  request->set_subscription_id(std::string(subscription_id));
+  for (const AckRange& range : ranges) {
+    wire::Offset* offset = request->add_offsets();
+    offset->set_key(protocol::EncodePartitionName(range.partition_key));
+    // AckRange is [start, end); the wire's Range includes its end (empty ones were refused).
+    offset->mutable_range()->set_start(range.start);
+    offset->mutable_range()->set_end(range.end - 1);
+  }
+  return m;
+}
+
+wire::Message GetSubscriptionRequest(std::string_view subscription_id, std::string_view stream) {
+  wire::Message m;
+  m.set_type(wire::Message::GETSUBSCRIPTIONREQUEST);
+  auto* request = m.mutable_getsubscriptionrequest();
+  request->set_subscription_id(std::string(subscription_id));
+  request->set_stream(std::string(stream));
+  return m;
+}
+
+wire::Message DeleteSubscriptionRequest(std::string_view subscription_id, std::string_view stream) {
+  wire::Message m;
+  m.set_type(wire::Message::DELETESUBSCRIPTIONREQUEST);
+  auto* request = m.mutable_deletesubscriptionrequest();
+  request->set_subscription_id(std::string(subscription_id));
+  request->set_stream(std::string(stream));
+  return m;
+}
+
 Result<std::string> EncodeBatches(std::span<const arrow::RecordBatch> batches) {
   if (batches.empty()) return Status::InvalidArgument("no record batches to produce");
   arrow::ipc::StreamWriter writer(batches[0].schema());
@@ -132,6 +212,11 @@ std::string RequestName(higgins::wire::Message::Type type) {
     case Message::DELETECONFIGURATIONREQUEST: return "the configuration delete";
     case Message::GETCURRENTTOPOGRAPHYREQUEST: return "the topography request";
     case Message::UPLOADMODULEREQUEST: return "the module upload";
+    case Message::CREATESUBSCRIPTIONREQUEST: return "the subscription create request";
+    case Message::TAKERECORDSREQUEST: return "the take";
+    case Message::ACKNOWLEDGEREQUEST: return "the acknowledgement";
+    case Message::GETSUBSCRIPTIONREQUEST: return "the subscription request";
+    case Message::DELETESUBSCRIPTIONREQUEST: return "the subscription delete request";
     default: return std::string("the ") + protocol::MessageTypeName(type) + " request";
   }
 }

@@ -38,6 +38,26 @@ struct IndexQuery {
 higgins::wire::Message QueryRequest(std::string_view stream, std::string_view partition_key,
                                     const IndexQuery& query, const CallOptions& options = {});
 
+/// Subscription requests (docs/protocol.md, "Subscriptions"). `subscription_id` is the 16-byte
+/// wire form (SubscriptionId::bytes); partition keys go in the prototype's form, as in queries.
+/// A zero `timeout_ms` is left out (the broker's default). AckRange ends are exclusive and the
+/// wire's are inclusive, so each range is sent as {start, end - 1}: an empty range (end <= start)
+/// cannot be sent and is InvalidArgument, naming it.
+higgins::wire::Message CreateSubscriptionRequest(std::string_view stream,
+                                                 const SubscriptionStart& start,
+                                                 uint64_t timeout_ms);
+higgins::wire::Message TakeRecordsRequest(std::string_view subscription_id, uint64_t n,
+                                          std::string_view stream);
+Result<higgins::wire::Message> AcknowledgeRequest(std::string_view subscription_id,
+                                                  std::span<const AckRange> ranges,
+                                                  std::string_view stream);
+/// An empty `subscription_id` asks for the listing of `stream`'s subscriptions (every stream's
+/// when `stream` is empty too).
+higgins::wire::Message GetSubscriptionRequest(std::string_view subscription_id,
+                                              std::string_view stream);
+higgins::wire::Message DeleteSubscriptionRequest(std::string_view subscription_id,
+                                                 std::string_view stream);
+
 /// What a request is called in error messages for people: "the produce request", "the query",
 /// "the ping", ...
 std::string RequestName(higgins::wire::Message::Type type);

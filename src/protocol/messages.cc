@@ -97,6 +97,8 @@ bool HasBody(const Message& m) {
     case Message::GETSUBSCRIPTIONRESPONSE: return m.has_getsubscriptionresponse();
     case Message::ACKNOWLEDGEREQUEST: return m.has_acknowledgerequest();
     case Message::ACKNOWLEDGERESPONSE: return m.has_acknowledgeresponse();
+    case Message::DELETESUBSCRIPTIONREQUEST: return m.has_deletesubscriptionrequest();
+    case Message::DELETESUBSCRIPTIONRESPONSE: return m.has_deletesubscriptionresponse();
     default: return false;
   }
 }
@@ -115,6 +117,7 @@ std::optional<Message::Type> ReplyTypeOf(Message::Type type) {
     case Message::GETCURRENTTOPOGRAPHYREQUEST: return Message::GETCURRENTTOPOGRAPHYRESPONSE;
     case Message::GETSUBSCRIPTIONREQUEST: return Message::GETSUBSCRIPTIONRESPONSE;
     case Message::ACKNOWLEDGEREQUEST: return Message::ACKNOWLEDGERESPONSE;
+    case Message::DELETESUBSCRIPTIONREQUEST: return Message::DELETESUBSCRIPTIONRESPONSE;
     default: return std::nullopt;
   }
 }

@@ -158,6 +158,7 @@ TEST(MessagesTest, EveryRequestHasItsReplyType) {
       {Message::GETCURRENTTOPOGRAPHYREQUEST, Message::GETCURRENTTOPOGRAPHYRESPONSE},
       {Message::GETSUBSCRIPTIONREQUEST, Message::GETSUBSCRIPTIONRESPONSE},
       {Message::ACKNOWLEDGEREQUEST, Message::ACKNOWLEDGERESPONSE},
+      {Message::DELETESUBSCRIPTIONREQUEST, Message::DELETESUBSCRIPTIONRESPONSE},
   };
   for (const auto& [request, reply] : kPairs) {
     EXPECT_EQ(ReplyTypeOf(request), reply) << MessageTypeName(request);
@@ -176,8 +177,9 @@ TEST(MessagesTest, EveryMessageTypeHasItsBodyField) {
     Message m;
     m.set_type(static_cast<Message::Type>(t));
     EXPECT_FALSE(HasBody(m)) << t;
-    // The body field of type t is field t + 2 (ERROR's `error` is field 2, and so on).
-    const auto* field = Message::descriptor()->FindFieldByNumber(t + 2);
+    // The body field of type t is field t + 2 (ERROR's `error` is field 2, and so on), then
+    // field t + 3 from type 25 on (field 27 is correlationId).
+    const auto* field = Message::descriptor()->FindFieldByNumber(t < 25 ? t + 2 : t + 3);
     ASSERT_NE(field, nullptr) << t;
     m.GetReflection()->MutableMessage(&m, field);
     EXPECT_TRUE(HasBody(m)) << MessageTypeName(m.type());

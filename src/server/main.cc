@@ -32,6 +32,8 @@ struct Flags {
   uint32_t udf_max_memory_mb = 64;
   uint32_t udf_max_heap_mb = 256;
   uint32_t max_module_mb = 32;
+  size_t max_subscriptions = 10'000;
+  uint64_t visibility_timeout_ms = 30'000;
 };
 
 /// protobuf logs every string field with invalid UTF-8 it parses; a client could flood the log
@@ -56,6 +58,8 @@ int Run(const Flags& flags) {
   options.dir = flags.dir;
   options.max_records_per_request = flags.max_records_per_request;
   options.max_range_records = flags.max_range_records;
+  options.max_subscriptions = flags.max_subscriptions;
+  options.default_visibility_timeout = std::chrono::milliseconds(flags.visibility_timeout_ms);
   options.derived_workers = flags.udf_workers;
   options.call_limits.deadline = std::chrono::milliseconds(flags.udf_timeout_ms);
   options.engine_options.max_memory_pages = flags.udf_max_memory_mb * 16;  // 64 KiB pages
@@ -149,6 +153,15 @@ int main(int argc, char** argv) {
                  "records one RANGE query returns at most")
       ->capture_default_str()
       ->check(CLI::Range(uint64_t{1}, uint64_t{10'000'000}));
+  app.add_option("--max-subscriptions", flags.max_subscriptions,
+                 "subscriptions the broker keeps at most")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{1}, size_t{1'000'000}));
+  app.add_option("--visibility-timeout-ms", flags.visibility_timeout_ms,
+                 "visibility timeout of subscriptions created without one: records pushed and "
+                 "not acknowledged within it are pushed again")
+      ->capture_default_str()
+      ->check(CLI::Range(uint64_t{1}, uint64_t{86'400'000}));
   app.add_option("--threads", flags.threads, "network threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));

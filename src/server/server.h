@@ -69,6 +69,7 @@ class Server {
   uint16_t port_ = 0;
   mutable std::mutex mu_;
   std::set<std::shared_ptr<Session>> sessions_;
+  std::atomic<uint64_t> next_connection_id_{1};  // a session's id: its subscription consumer id
   bool stopping_ = false;
   std::function<void()> on_stopped_;
 };

@@ -12,9 +12,36 @@ Session::Session(Server* server, asio::ip::tcp::socket socket)
       socket_(std::move(socket)),
       strand_(asio::make_strand(socket_.get_executor())),
       decoder_(server->options_.max_frame_bytes),
-      wake_(strand_) {}
+      wake_(strand_) {
+  connection_.id = server->next_connection_id_++;
+}
+
+void Session::Push(higgins::wire::Message message) {
+  auto frame = protocol::SerializeFrame(message, server_->options_.max_frame_bytes);
+  if (!frame.ok()) return;  // the manager bounds pushes well below the frame limit
+  pending_reply_bytes_ += frame->size();
+  asio::post(strand_, [self = shared_from_this(), frame = *std::move(frame)]() mutable {
+    if (self->closed_) {
+      self->pending_reply_bytes_ -= frame.size();
+      return;
+    }
+    self->pushes_.push_back(std::move(frame));
+    if (!self->flush_scheduled_) {
+      self->flush_scheduled_ = true;
+      asio::post(self->strand_, [self] {
+        self->flush_scheduled_ = false;
+        self->MaybeWrite();
+      });
+    }
+  });
+}
 
 void Session::Start() {
+  // Pushes hold the session weakly: a closed session is not kept alive by its subscriptions.
+  connection_.push = [weak = std::weak_ptr<Session>(shared_from_this())](
+                         higgins::wire::Message message) {
+    if (auto self = weak.lock()) self->Push(std::move(message));
+  };
   asio::co_spawn(
       strand_, [self = shared_from_this()] { return self->ReadLoop(); }, asio::detached);
 }
@@ -86,7 +113,8 @@ void Session::Execute(uint64_t slot, const higgins::wire::Message& request) {
   const bool produce = request.type() == higgins::wire::Message::PRODUCEREQUEST;
   if (produce) ++produces_in_flight_;
   server_->handler_->Handle(
-      request, [self = shared_from_this(), slot, produce](higgins::wire::Message reply) {
+      request,
+      [self = shared_from_this(), slot, produce](higgins::wire::Message reply) {
         std::string frame = self->Frame(reply);
         // Counted here, not when the strand stores it: the next request may run before that.
         self->pending_reply_bytes_ += frame.size();
@@ -97,7 +125,8 @@ void Session::Execute(uint64_t slot, const higgins::wire::Message& request) {
             self->DrainDeferred();
           }
         });
-      });
+      },
+      &connection_);
 }
 
 void Session::DrainDeferred() {
@@ -135,6 +164,10 @@ void Session::MaybeWrite() {
     slots_.pop_front();
     ++first_slot_;
   }
+  while (!pushes_.empty()) {
+    writing_.push_back(std::move(pushes_.front()));
+    pushes_.pop_front();
+  }
   if (writing_.empty()) {
     MaybeClose();
     return;
@@ -157,6 +190,8 @@ void Session::MaybeWrite() {
           self->reading_done_ = true;
           self->first_slot_ += self->slots_.size();
           self->slots_.clear();
+          for (const auto& f : self->pushes_) self->pending_reply_bytes_ -= f.size();
+          self->pushes_.clear();
           self->deferred_.clear();
           asio::error_code ignored;
           self->socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ignored);
@@ -174,9 +209,13 @@ void Session::MaybeWrite() {
 void Session::MaybeClose() {
   if (closed_ || !reading_done_ || !slots_.empty() || write_in_progress_) return;
   closed_ = true;
+  for (const auto& f : pushes_) pending_reply_bytes_ -= f.size();
+  pushes_.clear();
   asio::error_code ec;
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
   socket_.close(ec);
+  // Its records in flight go back to the subscriptions, for their other consumers.
+  server_->handler_->ConnectionClosed(connection_.id);
   server_->Remove(this);
 }
 

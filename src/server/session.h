@@ -34,6 +34,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void StopReading();
   /// Sends one ERROR frame and closes (used when the connection limit is reached).
   void RejectAndClose(const std::string& message);
+  /// Sends an unsolicited message (a subscription push) after the replies ready to go; dropped
+  /// once the session is closed. Thread-safe.
+  void Push(higgins::wire::Message message);
 
  private:
   asio::awaitable<void> ReadLoop();
@@ -54,6 +57,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool ReplyBacklogFull() const;
 
   Server* server_;
+  broker::Connection connection_;  // id and push callback, for subscriptions
   asio::ip::tcp::socket socket_;
   asio::strand<asio::ip::tcp::socket::executor_type> strand_;
   protocol::FrameDecoder decoder_;
@@ -61,6 +65,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::deque<std::optional<std::string>> slots_;  // replies in request order
   uint64_t first_slot_ = 0;                       // slot number of slots_.front()
   std::vector<std::string> writing_;              // frames of the write in progress
+  std::deque<std::string> pushes_;                // push frames waiting to be written
   size_t produces_in_flight_ = 0;
   std::deque<std::pair<uint64_t, higgins::wire::Message>> deferred_;
   bool write_in_progress_ = false;

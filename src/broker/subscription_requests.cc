@@ -1,0 +1,305 @@
+#include "broker/subscription_requests.h"
+
+#include <spdlog/spdlog.h>
+
+#include "broker/wire_replies.h"
+#include "protocol/partition_name.h"
+
+namespace higgins::broker {
+namespace {
+
+using higgins::wire::Message;
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+SubscriptionStartKind FromProto(higgins::wire::ConsumerOffsetType type) {
+  switch (type) {
+    case higgins::wire::FROM_TIMESTAMP:
+      return SubscriptionStartKind::kTimestamp;
+    case higgins::wire::FROM_OFFSET:
+      return SubscriptionStartKind::kOffset;
+    case higgins::wire::CURRENT:
+      return SubscriptionStartKind::kCurrent;
+    default:
+      return SubscriptionStartKind::kBeginning;
+  }
+}
+
+higgins::wire::ConsumerOffsetType ToProto(SubscriptionStartKind kind) {
+  switch (kind) {
+    case SubscriptionStartKind::kTimestamp:
+      return higgins::wire::FROM_TIMESTAMP;
+    case SubscriptionStartKind::kOffset:
+      return higgins::wire::FROM_OFFSET;
+    case SubscriptionStartKind::kCurrent:
+      return higgins::wire::CURRENT;
+    default:
+      return higgins::wire::FROM_BEGINNING;
+  }
+}
+
+void FillSummary(const SubscriptionReport& report, higgins::wire::SubscriptionSummary* out) {
+  out->set_subscription_id(report.decl.id);
+  out->set_stream(report.decl.stream);
+  out->set_offset_type(ToProto(report.decl.start));
+  out->set_timeout_ms(report.decl.timeout_ms);
+  out->set_consumers(report.consumers);
+  out->set_unacknowledged(report.unacknowledged);
+  out->set_pending(report.pending);
+  out->set_durable(report.durable);
+}
+
+}  // namespace
+
+Result<std::string> DecodeSubscriptionId(std::string_view wire) {
+  if (wire.size() == 16) return std::string(wire);
+  std::string hex;
+  if (wire.size() == 36) {
+    for (size_t i = 0; i < wire.size(); ++i) {
+      const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+      if (dash != (wire[i] == '-')) {
+        hex.clear();
+        break;
+      }
+      if (!dash) hex.push_back(wire[i]);
+    }
+  } else if (wire.size() == 32) {
+    hex = std::string(wire);
+  }
+  std::string id;
+  if (hex.size() == 32) {
+    for (size_t i = 0; i < 32; i += 2) {
+      const int hi = HexValue(hex[i]);
+      const int lo = HexValue(hex[i + 1]);
+      if (hi < 0 || lo < 0) {
+        id.clear();
+        break;
+      }
+      id.push_back(static_cast<char>(hi * 16 + lo));
+    }
+  }
+  if (id.size() == 16) return id;
+  if (wire.empty()) return Status::InvalidArgument("the subscription id is missing");
+  return Status::InvalidArgument(
+      "a subscription id is 16 bytes, or a UUID in text (8-4-4-4-12 hex digits); got " +
+      std::to_string(wire.size()) + " bytes");
+}
+
+Message SubscriptionRequests::Create(const Message& request) {
+  Message r = ReplyTo(request, Message::CREATESUBSCRIPTIONRESPONSE);
+  auto* response = r.mutable_createsubscriptionresponse();
+  const auto& body = request.createsubscriptionrequest();
+  const SubscriptionStartKind start = FromProto(body.offset_type());
+  uint64_t value = 0;
+  Status missing;
+  if (start == SubscriptionStartKind::kOffset) {
+    if (!body.has_offset()) missing = Status::InvalidArgument("FROM_OFFSET needs `offset`");
+    value = body.offset();
+  } else if (start == SubscriptionStartKind::kTimestamp) {
+    if (!body.has_timestamp()) {
+      missing = Status::InvalidArgument("FROM_TIMESTAMP needs `timestamp` (ms since the Unix epoch)");
+    }
+    value = body.timestamp();
+  }
+  if (!missing.ok()) {
+    SetError(response, missing);
+    return r;
+  }
+  auto id = broker_->CreateSubscription(body.stream_name(), start, value, body.timeout_ms());
+  if (!id.ok()) {
+    SetError(response, id.status());
+    return r;
+  }
+  response->set_subscription_id(*id);
+  return r;
+}
+
+Result<Message> SubscriptionRequests::PushMessage(const SubscriptionPush& push) {
+  Message m;
+  m.set_type(Message::TAKERECORDSRESPONSE);
+  auto* body = m.mutable_takerecordsresponse();
+  body->set_push(true);
+  body->set_subscription_id(push.subscription_id);
+  if (!push.ended.ok()) {
+    SetError(body, push.ended);
+    return m;
+  }
+  const QueryRows& rows = push.records.rows;
+  HIGGINS_ASSIGN_OR_RETURN(std::string data, EncodeIpc(rows.batch.schema(), &rows.batch));
+  higgins::wire::Record* record = body->add_records();
+  record->set_data(std::move(data));
+  record->set_stream(push.stream);
+  record->set_partition(protocol::EncodePartitionName(push.key));
+  record->set_offset(push.records.offset);
+  record->set_count(static_cast<uint64_t>(rows.batch.num_rows()));
+  for (int64_t t : rows.timestamps_ms) record->add_timestamps(static_cast<uint64_t>(t));
+  record->set_redelivered(push.redelivered);
+  if (const auto& window = push.records.window) {
+    higgins::wire::WindowBounds* bounds = record->mutable_window();
+    bounds->set_closed(window->closed);
+    bounds->set_by_time(window->by_time);
+    bounds->set_start(window->start);
+    bounds->set_end(window->end);
+    bounds->set_first_offset(rows.first_offset);
+  }
+  return m;
+}
+
+Message SubscriptionRequests::Take(const Message& request, const Connection* connection) {
+  Message r = ReplyTo(request, Message::TAKERECORDSRESPONSE);
+  auto* response = r.mutable_takerecordsresponse();
+  const auto& body = request.takerecordsrequest();
+  auto id = DecodeSubscriptionId(body.subscription_id());
+  if (!id.ok()) {
+    SetError(response, id.status());
+    return r;
+  }
+  response->set_subscription_id(*id);
+  if (connection == nullptr || !connection->push) {
+    SetError(response, Status::NotSupported("takes need a connection to push records on"));
+    return r;
+  }
+  auto push = connection->push;
+  auto demand = broker_->subscriptions().Take(
+      *id, body.stream_name(), connection->id, body.n(), [push](SubscriptionPush p) {
+        auto message = PushMessage(p);
+        if (message.ok()) {
+          push(*std::move(message));
+        } else {
+          // Stays in flight: pushed again after the visibility timeout.
+          spdlog::warn("subscription {}: cannot encode records of '{}': {}",
+                       SubscriptionManager::IdText(p.subscription_id), p.key,
+                       message.status().ToString());
+        }
+      });
+  if (!demand.ok()) {
+    SetError(response, demand.status());
+    return r;
+  }
+  response->set_demand(*demand);
+  return r;
+}
+
+void SubscriptionRequests::Acknowledge(const Message& request, Reply reply) {
+  const auto& body = request.acknowledgerequest();
+  Message r = ReplyTo(request, Message::ACKNOWLEDGERESPONSE);
+  auto* response = r.mutable_acknowledgeresponse();
+  response->set_stream(body.stream());
+  response->set_subscription_id(body.subscription_id());
+  auto fail = [](Message r, const Status& s, const std::vector<OffsetRange>& failed) {
+    auto* response = r.mutable_acknowledgeresponse();
+    response->set_error(protocol::EscapeInvalidUtf8(s.message()));
+    response->set_code(protocol::ToErrorCode(s.code()));
+    for (const OffsetRange& range : failed) {
+      auto* offset = response->add_failed_offsets();
+      offset->set_key(protocol::EncodePartitionName(range.key));
+      offset->mutable_range()->set_start(range.start);
+      offset->mutable_range()->set_end(range.end - 1);
+    }
+    return r;
+  };
+  auto id = DecodeSubscriptionId(body.subscription_id());
+  if (!id.ok()) return reply(fail(std::move(r), id.status(), {}));
+  std::vector<OffsetRange> ranges;
+  std::string errors;
+  for (int i = 0; i < body.offsets_size(); ++i) {
+    const auto& offset = body.offsets(i);
+    auto key = protocol::DecodePartitionName(offset.key());
+    if (!key.ok()) {
+      errors += "offsets " + std::to_string(i) + ": " + key.status().message() + "\n";
+      continue;
+    }
+    // On the wire both ends are included (the prototype acknowledged offset o as {o, o}).
+    const uint64_t start = offset.range().start();
+    const uint64_t end = offset.range().end();
+    if (end < start || end == UINT64_MAX) {
+      errors += "offsets " + std::to_string(i) + ": the range " + std::to_string(start) + " to " +
+                std::to_string(end) +
+                (end < start ? " ends before it starts" : " reaches past the largest offset") +
+                " (both ends are included: {o, o} acknowledges offset o)\n";
+      continue;
+    }
+    ranges.push_back({*key, start, end + 1});
+  }
+  if (!errors.empty()) {
+    errors.pop_back();
+    return reply(fail(std::move(r), Status::InvalidArgument(errors), {}));
+  }
+  if (ranges.empty()) {
+    return reply(fail(std::move(r), Status::InvalidArgument("no offsets to acknowledge"), {}));
+  }
+  broker_->subscriptions().Acknowledge(
+      *id, body.stream(), std::move(ranges),
+      [r = std::move(r), reply, fail](Status s, std::vector<OffsetRange> failed) mutable {
+        if (!s.ok()) return reply(fail(std::move(r), s, failed));
+        reply(std::move(r));
+      });
+}
+
+Message SubscriptionRequests::Get(const Message& request) {
+  Message r = ReplyTo(request, Message::GETSUBSCRIPTIONRESPONSE);
+  auto* response = r.mutable_getsubscriptionresponse();
+  const auto& body = request.getsubscriptionrequest();
+  if (body.subscription_id().empty()) {
+    if (!body.stream().empty()) {
+      auto stream = broker_->FindStream(body.stream());
+      if (!stream.ok()) {
+        SetError(response, stream.status());
+        return r;
+      }
+    }
+    for (const SubscriptionReport& report : broker_->subscriptions().List(body.stream())) {
+      FillSummary(report, response->add_subscriptions());
+    }
+    return r;
+  }
+  auto id = DecodeSubscriptionId(body.subscription_id());
+  if (!id.ok()) {
+    SetError(response, id.status());
+    return r;
+  }
+  auto report = broker_->subscriptions().Get(*id, body.stream());
+  if (!report.ok()) {
+    SetError(response, report.status());
+    return r;
+  }
+  response->set_stream(report->decl.stream);
+  response->set_subscription_id(report->decl.id);
+  FillSummary(*report, response->mutable_summary());
+  response->set_partitions_truncated(report->partitions_truncated);
+  for (const auto& p : report->partitions) {
+    auto* offset = response->add_offsets();
+    offset->set_key(protocol::EncodePartitionName(p.key));
+    offset->set_last_completed_offset(p.watermark > 0 ? p.watermark - 1 : 0);
+    offset->set_max_offset(p.count > 0 ? p.count - 1 : 0);
+    offset->set_watermark(p.watermark);
+    offset->set_count(p.count);
+    offset->set_next_offset(p.next);
+    offset->set_unacknowledged(p.unacknowledged);
+    offset->set_acknowledged_above(p.acknowledged_above);
+  }
+  for (const auto& c : report->consumer_list) {
+    auto* client = response->add_client_counts();
+    client->set_client_id(c.id);
+    client->set_count(c.demand);
+    client->set_in_flight(c.in_flight);
+  }
+  return r;
+}
+
+Message SubscriptionRequests::Delete(const Message& request) {
+  Message r = ReplyTo(request, Message::DELETESUBSCRIPTIONRESPONSE);
+  auto* response = r.mutable_deletesubscriptionresponse();
+  const auto& body = request.deletesubscriptionrequest();
+  auto id = DecodeSubscriptionId(body.subscription_id());
+  Status s = id.ok() ? broker_->subscriptions().Delete(*id, body.stream()) : id.status();
+  if (!s.ok()) SetError(response, s);
+  return r;
+}
+
+}  // namespace higgins::broker
