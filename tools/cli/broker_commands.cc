@@ -124,6 +124,8 @@ void AddBrokerCommands(CLI::App& app, const BrokerOptions* broker, int* exit_cod
   AddStreamsCommand(app, broker, exit_code);
   AddProduceCommand(app, broker, exit_code);
   AddQueryCommand(app, broker, exit_code);
+  AddSubscribeCommand(app, broker, exit_code);
+  AddSubscriptionCommands(app, broker, exit_code);
 }
 
 }  // namespace higgins::cli

@@ -129,6 +129,13 @@ std::string RecordEnvelope(uint64_t offset, uint64_t timestamp_ms, std::string_v
   return out;
 }
 
+std::string WithPartition(std::string_view partition_key, std::string_view object) {
+  std::string out = "{\"partition\":" + JsonQuote(partition_key);
+  if (object.size() > 2) out += ',';
+  out += object.substr(1);
+  return out;
+}
+
 namespace {
 
 std::string Bound(const WindowBounds& bounds, uint64_t value, bool json) {

@@ -52,6 +52,10 @@ std::vector<std::string> RenderJsonRows(const arrow::RecordBatch& batch);
 /// `{"offset":N,"timestamp":"YYYY-MM-DDTHH:MM:SS.mmmZ","record":RECORD_JSON}`.
 std::string RecordEnvelope(uint64_t offset, uint64_t timestamp_ms, std::string_view record_json);
 
+/// `object` (a JSON object's text, `{...}`) with `"partition":KEY` as its first member: what
+/// subscribe prints, since its records come from every partition of a stream.
+std::string WithPartition(std::string_view partition_key, std::string_view object);
+
 /// The line query prints above a window's table:
 /// `window 1 (open): base offsets [5, 10), 4 records` for a count window, or
 /// `window 3 (closed): [2026-11-29T12:00:00.000Z, 2026-11-29T12:00:10.000Z), 2 records` for a

@@ -34,6 +34,12 @@ TEST(TextTable, HeaderOnly) {
   EXPECT_EQ(TextTable({"a", "bb"}).Render(), "a  bb\n");
 }
 
+TEST(OutputFormat, WithPartitionComesFirst) {
+  EXPECT_EQ(WithPartition("k\"1", R"({"offset":3,"record":{}})"),
+            R"({"partition":"k\"1","offset":3,"record":{}})");
+  EXPECT_EQ(WithPartition("k", "{}"), R"({"partition":"k"})");
+}
+
 TEST(OutputFormat, TableTextEscapesDelC1AndSeparators) {
   EXPECT_EQ(TableText("a\x7F"
                       "b\xC2\x85"

@@ -8,9 +8,7 @@
 #include <vector>
 
 #include "broker_commands.h"
-#include "higgins/arrow/ipc/writer.h"
-#include "io.h"
-#include "output_format.h"
+#include "records_printer.h"
 #include "report.h"
 #include "time_text.h"
 
@@ -34,124 +32,6 @@ struct QueryOptions {
   CLI::Option* to_option = nullptr;
   CLI::Option* at_time_option = nullptr;
 };
-
-/// Receives the records of a query, one reply at a time, in offset order.
-class RecordsPrinter {
- public:
-  virtual ~RecordsPrinter() = default;
-  virtual Status Print(const Records& records) = 0;
-  virtual Status Finish() = 0;
-};
-
-/// The offset of row `row`: for a window, the member's base offset.
-uint64_t RowOffset(const Records& records, size_t row) {
-  return (records.window ? records.window->first_offset : records.offset) + row;
-}
-
-// Aligned columns offset, timestamp, then the schema's fields; printed once all replies are in.
-// A window is headed by a line with its number, state and bounds (WindowHeading), and its rows
-// are its members with their base offsets.
-class TablePrinter : public RecordsPrinter {
- public:
-  Status Print(const Records& records) override {
-    if (records.window) {
-      heading_ += WindowHeading(records.offset, *records.window, records.num_rows()) + "\n";
-    }
-    if (!table_) {
-      std::vector<std::string> header = {"offset", "timestamp"};
-      for (const arrow::Field& f : records.batch.schema()->fields()) {
-        header.push_back(TableText(f.name));
-      }
-      table_.emplace(std::move(header));
-    }
-    HIGGINS_ASSIGN_OR_RETURN(auto cells, RenderCells(records.batch));
-    for (int64_t row = 0; row < records.num_rows(); ++row) {
-      const auto r = static_cast<size_t>(row);
-      std::vector<std::string> line = {
-          std::to_string(RowOffset(records, r)),
-          r < records.timestamps_ms.size() ? FormatTimestampMs(records.timestamps_ms[r]) : ""};
-      for (const auto& column : cells) line.push_back(column[r]);
-      table_->AddRow(std::move(line));
-    }
-    return Status::OK();
-  }
-  Status Finish() override {
-    return table_ ? WriteStdout(heading_ + table_->Render()) : Status::OK();
-  }
-
- private:
-  std::string heading_;
-  std::optional<TextTable> table_;
-};
-
-// `{"offset":N,"timestamp":"...","record":{...}}` per record: one per line (NDJSON), or the
-// lines of one JSON array; a window is one such line holding its members (WindowEnvelope).
-// Printed as each reply arrives.
-class JsonPrinter : public RecordsPrinter {
- public:
-  explicit JsonPrinter(bool array) : array_(array) {}
-
-  Status Print(const Records& records) override {
-    std::vector<std::string> lines = RenderJsonRows(records.batch);
-    for (size_t r = 0; r < lines.size(); ++r) {
-      const uint64_t timestamp = r < records.timestamps_ms.size() ? records.timestamps_ms[r] : 0;
-      lines[r] = RecordEnvelope(RowOffset(records, r), timestamp, lines[r]);
-    }
-    if (records.window) lines = {WindowEnvelope(records.offset, *records.window, lines)};
-    std::string out;
-    for (const std::string& line : lines) {
-      if (array_) out += count_++ == 0 ? "[\n" : ",\n";
-      out += line;
-      if (!array_) out += '\n';
-    }
-    return WriteStdout(out);
-  }
-  Status Finish() override {
-    if (!array_) return Status::OK();
-    return WriteStdout(count_ == 0 ? "[]\n" : "\n]\n");
-  }
-
- private:
-  bool array_;
-  uint64_t count_ = 0;
-};
-
-// The records alone (no offsets or timestamps) as one Arrow IPC stream of the stream's schema;
-// a window's members with its number, state and bounds in the schema's metadata
-// (WindowMetadata).
-class ArrowPrinter : public RecordsPrinter {
- public:
-  Status Print(const Records& records) override {
-    if (!writer_) {
-      arrow::SchemaPtr schema = records.batch.schema();
-      if (records.window) {
-        arrow::KeyValueMetadata metadata = schema->metadata();
-        for (auto& entry : WindowMetadata(records.offset, *records.window)) {
-          metadata.push_back(std::move(entry));
-        }
-        schema = arrow::MakeSchema(schema->fields(), std::move(metadata));
-      }
-      writer_ = std::make_unique<arrow::ipc::StreamWriter>(std::move(schema));
-    }
-    HIGGINS_RETURN_IF_ERROR(writer_->WriteBatch(records.batch));
-    return WriteStdout(writer_->TakeBytes().view());
-  }
-  Status Finish() override {
-    if (!writer_) return Status::OK();
-    HIGGINS_ASSIGN_OR_RETURN(Buffer rest, writer_->Finish());
-    return WriteStdout(rest.view());
-  }
-
- private:
-  std::unique_ptr<arrow::ipc::StreamWriter> writer_;
-};
-
-std::unique_ptr<RecordsPrinter> MakePrinter(const std::string& output) {
-  if (output == "json") return std::make_unique<JsonPrinter>(true);
-  if (output == "ndjson") return std::make_unique<JsonPrinter>(false);
-  if (output == "arrow") return std::make_unique<ArrowPrinter>();
-  return std::make_unique<TablePrinter>();
-}
 
 // Offsets [from, to) (to the partition's end without --to), one reply of at most the broker's
 // --max-range-records at a time.
@@ -203,7 +83,7 @@ Status Run(const BrokerOptions& broker, const QueryOptions& o) {
     return Status::InvalidArgument(
         "refusing to write Arrow IPC to a terminal; redirect standard output to a file or a pipe");
   }
-  std::unique_ptr<RecordsPrinter> printer = MakePrinter(o.output);
+  std::unique_ptr<RecordsPrinter> printer = MakePrinter({.output = o.output});
   HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
   if (o.from_option->count() > 0) {
     HIGGINS_RETURN_IF_ERROR(QueryRange(*client, o, *printer));

@@ -1,0 +1,295 @@
+// `higgins-cli subscribe`: follows a stream through a subscription, like a tail: takes records
+// in batches, prints each delivery, then acknowledges exactly what it printed.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "broker_commands.h"
+#include "records_printer.h"
+#include "report.h"
+#include "subscription_text.h"
+
+namespace higgins::cli {
+namespace {
+
+// How long one wait for a delivery lasts before SIGINT / SIGTERM is looked at again.
+constexpr std::chrono::milliseconds kSignalCheck{100};
+
+struct SubscribeOptions {
+  std::string stream;
+  std::string from = "current";
+  uint64_t count = 0;
+  std::string output = "table";
+  std::string subscription;
+  bool keep = false;
+  uint64_t visibility_timeout_ms = 0;
+  uint64_t batch = 100;
+  CLI::Option* count_option = nullptr;
+  CLI::Option* subscription_option = nullptr;
+};
+
+volatile std::sig_atomic_t g_stop = 0;
+
+extern "C" void RequestStop(int) {
+  g_stop = 1;
+}
+
+// While it exists, SIGINT and SIGTERM ask the command to stop after the delivery it is
+// printing, and SIGPIPE is ignored (a closed standard output is then a write error, so the
+// command still deletes its subscription); the previous dispositions come back afterwards.
+class StopOnSignals {
+ public:
+  StopOnSignals() {
+    g_stop = 0;
+    struct sigaction action {};
+    action.sa_handler = RequestStop;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, &previous_int_);
+    ::sigaction(SIGTERM, &action, &previous_term_);
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    ::sigaction(SIGPIPE, &ignore, &previous_pipe_);
+  }
+  ~StopOnSignals() {
+    ::sigaction(SIGINT, &previous_int_, nullptr);
+    ::sigaction(SIGTERM, &previous_term_, nullptr);
+    ::sigaction(SIGPIPE, &previous_pipe_, nullptr);
+  }
+  StopOnSignals(const StopOnSignals&) = delete;
+  StopOnSignals& operator=(const StopOnSignals&) = delete;
+
+  static bool requested() { return g_stop != 0; }
+
+ private:
+  struct sigaction previous_int_ {};
+  struct sigaction previous_term_ {};
+  struct sigaction previous_pipe_ {};
+};
+
+// The consuming loop of one subscription on one connection.
+//
+// Demand: the command keeps at most min(--batch, records still wanted) records asked for and
+// not yet received (`outstanding_`), topping up with a take once half of it has arrived. Every
+// push counts against it (a window counts one), so the broker never pushes more than --count
+// wants unless its own demand accounting differs; extra records are simply not printed nor
+// acknowledged (they go back to the subscription when the connection closes).
+class Consumer {
+ public:
+  Consumer(Client& client, const SubscribeOptions& o, std::string id, RecordsPrinter& printer)
+      : client_(client), o_(o), id_(std::move(id)), printer_(printer) {}
+
+  // Runs until --count records are printed, a signal, or an error.
+  Status Run() {
+    const bool limited = o_.count_option->count() > 0;
+    while (!StopOnSignals::requested() && !(limited && printed_ >= o_.count)) {
+      HIGGINS_RETURN_IF_ERROR(TopUp(limited ? o_.count - printed_ : UINT64_MAX));
+      HIGGINS_ASSIGN_OR_RETURN(auto delivery, client_.NextDelivery(kSignalCheck));
+      if (!delivery) continue;
+      HIGGINS_RETURN_IF_ERROR(PrintBurst(*std::move(delivery), limited));
+    }
+    return Status::OK();
+  }
+
+  uint64_t printed() const { return printed_; }
+  uint64_t acknowledged() const { return acknowledged_; }
+
+ private:
+  Status TopUp(uint64_t wanted) {
+    const uint64_t target = std::min(o_.batch, wanted);
+    if (outstanding_ > target / 2) return Status::OK();
+    const uint64_t n = target - outstanding_;
+    if (n == 0) return Status::OK();
+    // The demand the reply gives may already count pushes sent before it: not used.
+    HIGGINS_RETURN_IF_ERROR(client_.Take(id_, n, o_.stream).status());
+    outstanding_ += n;
+    return Status::OK();
+  }
+
+  // Prints `first` and every delivery already waiting, flushes standard output, then
+  // acknowledges what was printed.
+  Status PrintBurst(Delivery first, bool limited) {
+    std::vector<AckRange> printed;
+    std::optional<Delivery> next(std::move(first));
+    while (next) {
+      if (next->subscription_id == id_) {
+        HIGGINS_RETURN_IF_ERROR(PrintOne(next->records, limited, &printed));
+      }
+      if (limited && printed_ >= o_.count) break;
+      HIGGINS_ASSIGN_OR_RETURN(next, client_.NextDelivery(std::chrono::milliseconds(0)));
+    }
+    HIGGINS_RETURN_IF_ERROR(printer_.Flush());
+    if (std::fflush(stdout) != 0) {
+      return Status::IOError(std::string("cannot write to standard output: ") +
+                             std::strerror(errno));
+    }
+    if (printed.empty()) return Status::OK();
+    HIGGINS_RETURN_IF_ERROR(client_.Acknowledge(id_, printed, o_.stream)
+                                .WithContext("acknowledging the records printed"));
+    acknowledged_ = printed_;
+    return Status::OK();
+  }
+
+  Status PrintOne(Records& records, bool limited, std::vector<AckRange>* printed) {
+    const uint64_t left = limited ? o_.count - printed_ : UINT64_MAX;
+    if (records.window) {
+      // One window, one record: offset is the window's number.
+      outstanding_ -= std::min<uint64_t>(outstanding_, 1);
+      if (left == 0) return Status::OK();
+      HIGGINS_RETURN_IF_ERROR(printer_.Print(records));
+      printed->push_back({records.partition_key, records.offset, records.offset + 1});
+      ++printed_;
+      return Status::OK();
+    }
+    const auto rows = static_cast<uint64_t>(records.num_rows());
+    outstanding_ -= std::min(outstanding_, rows);
+    const uint64_t take = std::min(rows, left);
+    if (take == 0) return Status::OK();
+    if (take < rows) {
+      records.batch = records.batch.Slice(0, static_cast<int64_t>(take));
+      if (records.timestamps_ms.size() > take) records.timestamps_ms.resize(take);
+    }
+    HIGGINS_RETURN_IF_ERROR(printer_.Print(records));
+    printed->push_back({records.partition_key, records.offset, records.offset + take});
+    printed_ += take;
+    return Status::OK();
+  }
+
+  Client& client_;
+  const SubscribeOptions& o_;
+  const std::string id_;
+  RecordsPrinter& printer_;
+  uint64_t outstanding_ = 0;
+  uint64_t printed_ = 0;
+  uint64_t acknowledged_ = 0;
+};
+
+void Note(const std::string& line) {
+  std::fflush(stdout);
+  std::cerr << line << "\n";
+}
+
+Status Run(const BrokerOptions& broker, const SubscribeOptions& o) {
+  if (o.output == "arrow" && ::isatty(STDOUT_FILENO) == 1) {
+    return Status::InvalidArgument(
+        "refusing to write Arrow IPC to a terminal; redirect standard output to a file or a pipe");
+  }
+  std::unique_ptr<RecordsPrinter> printer = MakePrinter({.output = o.output, .partition = true});
+  HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
+  const bool create = o.subscription_option->count() == 0;
+  std::string id;
+  if (!create) {
+    // Checks that it exists, and gives the id as deliveries spell it.
+    HIGGINS_ASSIGN_OR_RETURN(SubscriptionInfo resumed,
+                             client->GetSubscription(o.subscription, o.stream));
+    id = resumed.id;
+  } else {
+    HIGGINS_ASSIGN_OR_RETURN(SubscriptionStart start, ParseSubscriptionStart(o.from));
+    HIGGINS_ASSIGN_OR_RETURN(
+        id, client->CreateSubscription(o.stream, start,
+                                       std::chrono::milliseconds(o.visibility_timeout_ms)));
+    Note("subscription " + id + " created on stream '" + o.stream + "' (from " +
+         DescribeStart(start) + ")");
+  }
+  Status consumed;
+  uint64_t printed = 0;
+  uint64_t acknowledged = 0;
+  {
+    StopOnSignals signals;
+    Consumer consumer(*client, o, id, *printer);
+    consumed = consumer.Run();
+    printed = consumer.printed();
+    acknowledged = consumer.acknowledged();
+  }
+  if (consumed.ok()) consumed = printer->Finish();
+  std::string summary = std::to_string(acknowledged) +
+                        (acknowledged == 1 ? " record" : " records") + " printed and acknowledged";
+  if (printed > acknowledged) {
+    summary += ", " + std::to_string(printed - acknowledged) + " printed and not acknowledged";
+  }
+  if (create && !o.keep) {
+    Status deleted = client->DeleteSubscription(id, o.stream);
+    if (consumed.ok() && !deleted.ok())
+      consumed = deleted.WithContext("deleting subscription " + id);
+    if (deleted.ok()) summary += "; subscription " + id + " deleted";
+  } else if (create) {
+    summary += "; subscription " + id + " kept (resume with --subscription " + id + ")";
+  }
+  // A subscription that failed at once (unknown, wrong stream) needs no summary.
+  if (consumed.ok() || printed > 0 || create) Note(summary);
+  return consumed;
+}
+
+}  // namespace
+
+void AddSubscribeCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code) {
+  auto o = std::make_shared<SubscribeOptions>();
+  CLI::App* subscribe = app.add_subcommand(
+      "subscribe",
+      "Follow a stream through a subscription: print records as they arrive, acknowledging each "
+      "once printed");
+  auto* stream =
+      subscribe->add_option("-s,--stream", o->stream, "Stream to follow")->check(NonEmptyName());
+  auto* from = subscribe
+                   ->add_option("--from", o->from,
+                                "Where a new subscription starts in every partition: beginning, "
+                                "current (after the records there now), offset:N or time:T (ms "
+                                "since the Unix epoch or ISO 8601)")
+                   ->check(CLI::Validator(
+                       [](std::string& text) {
+                         auto parsed = ParseSubscriptionStart(text);
+                         return parsed.ok() ? std::string() : parsed.status().message();
+                       },
+                       "START"))
+                   ->capture_default_str();
+  o->count_option =
+      subscribe->add_option("-n,--count", o->count, "Stop after printing this many records")
+          ->check(UnsignedInteger())
+          ->check(CLI::Validator(
+              [](std::string& text) -> std::string {
+                const bool zero = text.find_first_not_of('0') == std::string::npos;
+                return zero ? "must be at least 1 (got '" + text + "')" : "";
+              },
+              "N"));
+  subscribe->add_option("-o,--output", o->output, "Output format")
+      ->check(CLI::IsMember({"table", "json", "ndjson", "arrow"}))
+      ->capture_default_str();
+  o->subscription_option = subscribe->add_option(
+      "--subscription", o->subscription,
+      "Resume this subscription (an id printed by an earlier subscribe --keep) instead of "
+      "creating one; it is not deleted at the end");
+  auto* keep = subscribe->add_flag(
+      "--keep", o->keep, "Keep the subscription created (print its id) instead of deleting it");
+  auto* timeout =
+      subscribe
+          ->add_option("--visibility-timeout-ms", o->visibility_timeout_ms,
+                       "A new subscription's visibility timeout: records printed and not "
+                       "acknowledged within it are delivered again (default: the broker's, 30 s)")
+          ->check(UnsignedInteger())
+          ->check(CLI::Range(uint64_t{1}, uint64_t{86'400'000}));
+  subscribe->add_option("--batch", o->batch, "Records asked for at a time")
+      ->check(UnsignedInteger())
+      ->check(CLI::Range(uint64_t{1}, uint64_t{10'000}))
+      ->capture_default_str();
+  from->excludes(o->subscription_option);
+  timeout->excludes(o->subscription_option);
+  keep->excludes(o->subscription_option);
+  subscribe->callback([broker, o, stream, exit_code] {
+    if (o->subscription_option->count() == 0 && stream->count() == 0) {
+      throw CLI::ValidationError("--stream", "is required to create a subscription");
+    }
+    Report(Run(*broker, *o), exit_code);
+  });
+}
+
+}  // namespace higgins::cli
