@@ -94,7 +94,8 @@ Result<SubscriptionManager::StreamRef> Broker::SubscriptionRef(std::string_view 
   HIGGINS_ASSIGN_OR_RETURN(auto log, FindStream(stream));
   auto window = FindWindow(stream);
   if (!window) return SubscriptionManager::StreamRef{MakeStreamSource(log), log->id(),
-                                                     log->durable(), std::string(stream)};
+                                                     log->durable(), std::string(stream),
+                                                     log->syncs()};
   if (window->spec.type != config::WindowSpec::Type::kCount) {
     return Status::NotSupported(
         "'" + std::string(stream) +
@@ -105,7 +106,7 @@ Result<SubscriptionManager::StreamRef> Broker::SubscriptionRef(std::string_view 
   return SubscriptionManager::StreamRef{
       MakeCountWindowSource(window->base, window->spec.interval, window->spec.slide,
                             options_.max_range_records),
-      log->id(), window->base->durable(), window->base_name};
+      log->id(), window->base->durable(), window->base_name, window->base->syncs()};
 }
 
 void Broker::ListenToCommits(StreamLog& log) {

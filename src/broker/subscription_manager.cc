@@ -311,6 +311,7 @@ void SubscriptionManager::Acknowledge(
       Status rewritten = log->Rewrite((*sub)->decl, (*sub)->state.Snapshot());
       if (!rewritten.ok()) return done(rewritten, {});
     }
+    if (!(*sub)->ref.sync) return done(Status::OK(), {});
     request = SyncRequest{*sub, *position, std::move(done)};
   }
   {

@@ -129,6 +129,9 @@ class SubscriptionManager {
     /// The stream whose commits change what the source holds: the stream itself, or a window
     /// stream's base.
     std::string follows;
+    /// Acknowledgements are fsynced before they are answered (the storage's `fsync` option:
+    /// without it, they are as durable as the records, written to the operating system).
+    bool sync = true;
   };
   /// `stream`'s current StreamRef, or nullopt when it no longer exists.
   using Resolver = std::function<std::optional<StreamRef>(const std::string& stream)>;
