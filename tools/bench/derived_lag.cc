@@ -19,7 +19,6 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
-#include <deque>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -28,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "blocking_queue.h"
 #include "higgins/client.h"
 #include "report_util.h"
 
@@ -37,41 +37,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr char kModuleName[] = "bench_lag_double";
-
-/// A blocking FIFO between two threads.
-template <typename T>
-class Queue {
- public:
-  void Push(T value) {
-    {
-      std::lock_guard lock(mu_);
-      items_.push_back(std::move(value));
-    }
-    cv_.notify_one();
-  }
-  void Close() {
-    {
-      std::lock_guard lock(mu_);
-      closed_ = true;
-    }
-    cv_.notify_all();
-  }
-  /// The next item; nullopt once closed and empty.
-  std::optional<T> Pop() {
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return closed_ || !items_.empty(); });
-    if (items_.empty()) return std::nullopt;
-    T value = std::move(items_.front());
-    items_.pop_front();
-    return value;
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<T> items_;
-  bool closed_ = false;
-};
 
 struct Sent {
   Pending<ProduceResult> pending;
@@ -191,8 +156,8 @@ class LagRun {
     }
     PhaseResult result;
     result.phase = derived ? "derived" : "baseline";
-    Queue<Sent> sent;
-    std::vector<Queue<Probe>> probes(probers.size());
+    BlockingQueue<Sent> sent;
+    std::vector<BlockingQueue<Probe>> probes(probers.size());
     std::atomic<int> in_flight{0};
     std::mutex flight_mu;
     std::condition_variable flight_cv;

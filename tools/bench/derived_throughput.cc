@@ -7,12 +7,6 @@
 // up; the requests are numbered from one shared counter, which decides their stream and keys.
 #include "derived_throughput.h"
 
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,21 +15,16 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <random>
-#include <sstream>
 #include <thread>
 #include <vector>
 
 #include "higgins/client.h"
 #include "report_util.h"
-
-extern char** environ;
+#include "server_process.h"
 
 namespace higgins::bench {
 namespace {
@@ -43,137 +32,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 /// Prefix of the error a check returns for a reply that did not hold what was asked.
 constexpr std::string_view kWrong = "wrong reply: ";
-namespace fs = std::filesystem;
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
-
-// ---- the broker ---------------------------------------------------------------------------------
-
-/// A `higgins` process on a temporary --dir, stopped (SIGTERM, then SIGKILL after 20 s) and its
-/// folder removed on destruction.
-class BrokerProcess {
- public:
-  ~BrokerProcess() { Stop(); }
-
-  Status Start(const std::string& binary, const std::vector<std::string>& extra) {
-    const char* tmpdir = std::getenv("TMPDIR");
-    std::string templ = (tmpdir != nullptr && *tmpdir != 0 ? std::string(tmpdir) : "/tmp") +
-                        "/higgins-throughput.XXXXXX";
-    std::vector<char> buf(templ.begin(), templ.end());
-    buf.push_back(0);
-    if (mkdtemp(buf.data()) == nullptr) {
-      return Status::IOError(std::string("mkdtemp: ") + std::strerror(errno));
-    }
-    root_ = buf.data();
-    HIGGINS_ASSIGN_OR_RETURN(port_, FreePort());
-    std::vector<std::string> args = {binary, "--port", std::to_string(port_), "--dir",
-                                     root_ + "/data", "--log-level", "warn"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    const std::string log = root_ + "/broker.log";
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    const int rc = posix_spawn(&pid_, binary.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) {
-      pid_ = -1;
-      return Status::IOError("cannot start '" + binary + "': " + std::strerror(rc));
-    }
-    const Clock::time_point deadline = Clock::now() + std::chrono::seconds(30);
-    while (Clock::now() < deadline) {
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        return Status::IOError("the broker exited at start; its log:\n" + Log());
-      }
-      ClientOptions options;
-      options.port = port_;
-      options.connect_timeout = std::chrono::milliseconds(500);
-      auto client = Client::Connect(options);
-      if (client.ok() && (*client)->Ping().ok()) return Status::OK();
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return Status::IOError("the broker did not answer within 30 s; its log:\n" + Log());
-  }
-
-  void Stop() {
-    if (pid_ > 0) {
-      kill(pid_, SIGTERM);
-      int status = 0;
-      const Clock::time_point deadline = Clock::now() + std::chrono::seconds(20);
-      while (waitpid(pid_, &status, WNOHANG) == 0) {
-        if (Clock::now() > deadline) {
-          kill(pid_, SIGKILL);
-          waitpid(pid_, &status, 0);
-          break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-      pid_ = -1;
-    }
-    if (!root_.empty()) {
-      std::error_code ec;
-      fs::remove_all(root_, ec);
-      root_.clear();
-    }
-  }
-
-  uint16_t port() const { return port_; }
-  pid_t pid() const { return pid_; }
-
-  std::string Log() const {
-    std::ifstream in(root_ + "/broker.log");
-    std::stringstream s;
-    s << in.rdbuf();
-    std::string text = s.str();
-    if (text.size() > 4000) text = "..." + text.substr(text.size() - 4000);
-    return text;
-  }
-
- private:
-  /// A port nothing listens on right now (another process may take it before the broker binds:
-  /// then the broker's start fails, and so does the run).
-  static Result<uint16_t> FreePort() {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) return Status::IOError(std::string("socket: ") + std::strerror(errno));
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = 0;
-    socklen_t len = sizeof(addr);
-    if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-        getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-      const int e = errno;
-      close(fd);
-      return Status::IOError(std::string("bind: ") + std::strerror(e));
-    }
-    close(fd);
-    return ntohs(addr.sin_port);
-  }
-
-  std::string root_;
-  uint16_t port_ = 0;
-  pid_t pid_ = -1;
-};
-
-/// The broker next to this program (installed: bin/higgins) or in the build tree
-/// (<build>/tools/bench/higgins-bench -> <build>/src/server/higgins).
-std::string DefaultBrokerPath() {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return "higgins";
-  for (const fs::path& p : {self.parent_path() / "higgins",
-                            self.parent_path().parent_path().parent_path() / "src" / "server" /
-                                "higgins"}) {
-    if (fs::exists(p, ec)) return p.string();
-  }
-  return "higgins";
-}
 
 // ---- measurements -----------------------------------------------------------------------------
 
@@ -720,12 +580,12 @@ bool Wants(const std::string& phases, std::string_view phase) {
 }  // namespace
 
 int RunDerivedThroughput(const DerivedThroughputOptions& options) {
-  BrokerProcess broker;
+  ServerProcess broker;
   uint16_t port = options.port;
   if (!options.external) {
     const std::string binary =
         options.broker_path.empty() ? DefaultBrokerPath() : options.broker_path;
-    if (Status s = broker.Start(binary, options.broker_args); !s.ok()) {
+    if (Status s = StartBroker(&broker, binary, options.broker_args); !s.ok()) {
       std::fprintf(stderr, "higgins-bench derived-throughput: %s\n", s.ToString().c_str());
       return 1;
     }

@@ -10,6 +10,7 @@
 #include "derived_throughput.h"
 #include "load_runner.h"
 #include "report_util.h"
+#include "subscribe_bench.h"
 #include "workload.h"
 
 namespace higgins::bench {
@@ -292,7 +293,73 @@ int main(int argc, char** argv) {
                        "an extra flag for the started broker (repeatable), e.g. --broker-arg=--threads=2");
   tput_cmd->add_flag("--external", tput.external,
                      "use the broker at --host/--port instead of starting one");
+  higgins::bench::SubscribeOptions sub;
+  auto* sub_cmd = app.add_subcommand(
+      "subscribe",
+      "push delivery through subscriptions beside NATS JetStream push consumers, in the same run: "
+      "latency from the scheduled send to the push at fixed rates (open loop), drain throughput "
+      "of a prefilled stream, and produce + consume closed loop; starts a broker and a "
+      "nats-server (temporary folders); --timeout-ms and --json apply too");
+  sub_cmd->fallthrough();
+  sub_cmd->add_option("--phases", sub.phases,
+                      "comma-separated subset of latency, drain and concurrent")
+      ->capture_default_str();
+  sub_cmd->add_option("--rates", sub.rates, "records per second of the latency runs")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 10'000'000.0));
+  sub_cmd->add_option("--seconds", sub.seconds, "measured seconds of each latency and concurrent run")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub_cmd->add_option("--warmup", sub.warmup_seconds, "unmeasured seconds before each")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  sub_cmd->add_option("--keys", sub.keys, "partition keys (subjects) k0..k{n-1}, round-robin")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1'000'000u));
+  sub_cmd->add_option("--record-bytes", sub.record_bytes, "bytes of each record's JSON text")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{1}, size_t{1} << 20));
+  sub_cmd->add_option("--window", sub.window,
+                      "records pushed and not acknowledged at most (Higgins demand, JetStream "
+                      "MaxAckPending)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1'000'000u));
+  sub_cmd->add_option("--max-in-flight", sub.max_in_flight,
+                      "records sent and not acknowledged at most (the broker reads 1024 "
+                      "requests ahead)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1024u));
+  sub_cmd->add_option("--drain-records", sub.drain_records, "records of the drain phase's prefill")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub_cmd->add_option("--drain-timeout", sub.drain_timeout_seconds,
+                      "seconds without a push after which the consumer is given up on")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub_cmd->add_option("--higgins-storages", sub.higgins_storages,
+                      "comma-separated: file (fsync before each acknowledgement), file-nosync "
+                      "(fsync = false), memory")
+      ->capture_default_str();
+  sub_cmd->add_option("--jetstream-storages", sub.jetstream_storages,
+                      "comma-separated: file, memory (\"\" for none)")
+      ->capture_default_str();
+  sub_cmd->add_option("--jetstream-sync", sub.jetstream_sync,
+                      "JetStream's sync_interval, e.g. always (nats-server >= 2.10); default: "
+                      "the server's");
+  sub_cmd->add_option("--nats-server", sub.nats_server, "the nats-server binary")
+      ->capture_default_str();
+  sub_cmd->add_option("--broker", sub.broker_path,
+                      "the higgins binary to start (default: next to higgins-bench, or "
+                      "<build>/src/server/higgins)");
+  sub_cmd->add_option("--broker-arg", sub.broker_args,
+                      "an extra flag for the started broker (repeatable)");
   CLI11_PARSE(app, argc, argv);
+  if (*sub_cmd) {
+    sub.timeout_ms = f.timeout_ms;
+    sub.json = f.json;
+    return higgins::bench::RunSubscribe(sub);
+  }
   if (*tput_cmd) {
     tput.host = f.host;
     tput.port = f.port;
