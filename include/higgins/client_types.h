@@ -94,6 +94,8 @@ struct SubscriptionStart {
     kOffset,     // `value` in every partition
     kTimestamp,  // each partition's first record committed at or after `value` (ms since epoch)
   };
+  // kCurrent and kTimestamp are worked out once, for the partitions that exist when the
+  // subscription is created; partitions created later start at offset 0.
   Kind kind = Kind::kBeginning;
   uint64_t value = 0;
 

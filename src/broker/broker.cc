@@ -103,6 +103,13 @@ Result<SubscriptionManager::StreamRef> Broker::SubscriptionRef(std::string_view 
         "can); subscribe to its base stream '" + window->base_name +
         "' or query the window stream");
   }
+  if (window->spec.interval > options_.max_range_records) {
+    return Status::NotSupported(
+        "'" + std::string(stream) + "' has windows of " + std::to_string(window->spec.interval) +
+        " records, more than a push may carry (--max-range-records, " +
+        std::to_string(options_.max_range_records) + "); subscribe to its base stream '" +
+        window->base_name + "'");
+  }
   return SubscriptionManager::StreamRef{
       MakeCountWindowSource(window->base, window->spec.interval, window->spec.slide,
                             options_.max_range_records),

@@ -50,7 +50,7 @@ struct BrokerOptions {
   /// Longest a produce or query may wait for derived streams to catch up (read-your-writes).
   std::chrono::milliseconds max_wait_for_derived{60'000};
   /// Subscription limits (SubscriptionManager::Options; `dir` is <dir>/subscriptions).
-  size_t max_subscriptions = 10'000;
+  size_t max_subscriptions = 1'000;
   uint64_t max_subscription_demand = 1'000'000;
   uint64_t max_push_records = 1000;
   std::chrono::milliseconds default_visibility_timeout{30'000};

@@ -41,13 +41,17 @@ Message MakeErrorMessage(higgins::wire::Error::Type type, const std::string& mes
 
 RequestHandler::RequestHandler(Broker* broker, size_t max_reply_bytes)
     : broker_(broker), max_reply_bytes_(max_reply_bytes),
-      subscriptions_(std::make_unique<SubscriptionRequests>(broker)),
+      subscriptions_(std::make_unique<SubscriptionRequests>(broker, max_reply_bytes)),
       admin_(std::make_unique<SerialExecutor>()) {}
 
 RequestHandler::~RequestHandler() = default;
 
 void RequestHandler::ConnectionClosed(uint64_t connection) {
   broker_->subscriptions().RemoveConsumer(connection);
+}
+
+void RequestHandler::ConnectionReady(uint64_t connection) {
+  broker_->subscriptions().ConsumerReady(connection);
 }
 
 void RequestHandler::Handle(const Message& request, Reply reply, const Connection* connection) {

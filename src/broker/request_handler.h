@@ -35,6 +35,8 @@ class RequestHandler {
   /// A connection closed: it is no longer a consumer of any subscription (its records in
   /// flight are pushed again, to other consumers).
   void ConnectionClosed(uint64_t connection);
+  /// A connection whose Connection::ready said no has room for pushes again.
+  void ConnectionReady(uint64_t connection);
 
  private:
   higgins::wire::Message Ping(const higgins::wire::Message& request);

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include <spdlog/spdlog.h>
+
 #include "common/file_util.h"
 #include "storage/crc32.h"
 #include "storage/file_util.h"
@@ -130,8 +132,16 @@ Result<std::vector<SubscriptionRecord>> DecodeSubscriptionLog(std::string_view l
     const uint32_t crc = static_cast<uint32_t>(header.Le(4));
     if (length == 0 || length > log.size() - at - 8) break;
     const std::string_view payload = log.substr(at + 8, length);
-    if (Crc(payload) != crc) break;
     const std::string where = "subscription log record at byte " + std::to_string(at);
+    if (Crc(payload) != crc) {
+      // A torn write leaves its record last; more bytes after it mean the file was damaged.
+      if (at + 8 + length < log.size()) {
+        return Status::Corruption(where + ": its checksum fails and " +
+                                  std::to_string(log.size() - at - 8 - length) +
+                                  " bytes follow it (not a torn write)");
+      }
+      break;
+    }
     Reader r(payload);
     SubscriptionRecord record;
     const uint64_t type = r.Le(1);
@@ -217,13 +227,17 @@ Result<std::unique_ptr<SubscriptionLog>> SubscriptionLog::Open(
     std::string path, std::vector<SubscriptionRecord>* records) {
   HIGGINS_ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(path));
   size_t valid_end = 0;
-  HIGGINS_ASSIGN_OR_RETURN(*records, DecodeSubscriptionLog(bytes, &valid_end));
+  auto decoded = DecodeSubscriptionLog(bytes, &valid_end);
+  if (!decoded.ok()) return decoded.status().WithContext(path);
+  *records = *std::move(decoded);
   if (records->empty() || records->front().type != SubscriptionRecord::Type::kCreate) {
     return Status::Corruption(path + ": the log does not start with the subscription's declaration");
   }
   const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0) return Errno("cannot open", path);
   if (valid_end < bytes.size()) {
+    spdlog::warn("{}: cutting a torn last record ({} bytes from byte {})", path,
+                 bytes.size() - valid_end, valid_end);
     if (::ftruncate(fd, static_cast<off_t>(valid_end)) != 0 || ::fdatasync(fd) != 0) {
       Status s = Errno("cannot cut the torn tail of", path);
       ::close(fd);
@@ -291,6 +305,7 @@ Status SubscriptionLog::Rewrite(const SubscriptionDecl& decl,
   if (fd_ >= 0) ::close(fd_);
   fd_ = fd;
   size_ = bytes.size();
+  rewritten_size_ = bytes.size();
   // Everything written before is in the new file, which is durable.
   synced_ = written_;
   return Status::OK();
@@ -299,6 +314,11 @@ Status SubscriptionLog::Rewrite(const SubscriptionDecl& decl,
 uint64_t SubscriptionLog::size() const {
   std::lock_guard lock(mu_);
   return size_;
+}
+
+uint64_t SubscriptionLog::rewritten_size() const {
+  std::lock_guard lock(mu_);
+  return rewritten_size_;
 }
 
 Status SubscriptionLog::Remove() {

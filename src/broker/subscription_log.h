@@ -43,9 +43,10 @@ struct SubscriptionRecord {
 /// (u8 type, then the type's fields), little-endian.
 std::string EncodeSubscriptionRecord(const SubscriptionRecord& record);
 /// The whole records at the start of `log`, in order; `*valid_end` gets where they end. A torn
-/// or corrupt record ends the log (it was being written when the broker stopped and was never
-/// acknowledged). Errors: Corruption for a record whose checksum holds but whose fields do not
-/// parse (not a torn write). Pure.
+/// last record ends the log (it was being written when the broker stopped and was never
+/// answered). Errors: Corruption for damage that a torn write cannot leave: a record whose
+/// checksum fails while whole records follow it, or whose checksum holds but whose fields do
+/// not parse. Pure.
 Result<std::vector<SubscriptionRecord>> DecodeSubscriptionLog(std::string_view log,
                                                               size_t* valid_end);
 
@@ -77,6 +78,9 @@ class SubscriptionLog {
   Status Rewrite(const SubscriptionDecl& decl, std::vector<SubscriptionState::AckState> state);
   /// Bytes written.
   uint64_t size() const;
+  /// The size of the log right after its last Rewrite (0 before any): the log is rewritten
+  /// again only once it has doubled, so a large state is not rewritten at every append.
+  uint64_t rewritten_size() const;
   /// Removes the file (the subscription is deleted).
   Status Remove();
 
@@ -90,6 +94,7 @@ class SubscriptionLog {
   int fd_ = -1;
   uint64_t size_ = 0;     // the file's size
   uint64_t written_ = 0;  // bytes appended since opened: positions, which never go back
+  uint64_t rewritten_size_ = 0;
   std::mutex sync_mu_;    // taken before mu_
   uint64_t synced_ = 0;   // under sync_mu_: appends up to here are durable
 };

@@ -60,6 +60,12 @@ TEST(SubscriptionLogTest, RecordsRoundTripAndATornTailEndsTheLog) {
   auto damaged = DecodeSubscriptionLog(flipped, &end);
   ASSERT_TRUE(damaged.ok());
   EXPECT_EQ(damaged->size(), 2u);
+  // Damage with whole records after it is no torn write: corruption, not a silent cut.
+  std::string middle = log;
+  middle[last - 3] ^= 0x40;
+  auto corrupt = DecodeSubscriptionLog(middle, &end);
+  EXPECT_EQ(corrupt.status().code(), StatusCode::kCorruption);
+  EXPECT_NE(corrupt.status().message().find("not a torn write"), std::string::npos);
 }
 
 TEST(SubscriptionLogTest, AppendsSurviveReopenAndRewriteKeepsTheState) {

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <random>
 
 #include "broker/window_view.h"
@@ -156,13 +157,13 @@ uint64_t SubscriptionManager::StartOf(const Subscription& sub, std::string_view 
       return 0;
     case SubscriptionStartKind::kOffset:
       return sub.decl.start_value;
-    case SubscriptionStartKind::kCurrent: {
+    case SubscriptionStartKind::kCurrent:
+    case SubscriptionStartKind::kTimestamp: {
+      // Computed once at creation and kept in the log, so a restart starts at the same place;
+      // partitions that appear later start at 0.
       auto it = sub.start_offsets.find(key);
       return it == sub.start_offsets.end() ? 0 : it->second;
     }
-    case SubscriptionStartKind::kTimestamp:
-      return sub.ref.source->FirstAtOrAfter(
-          key, static_cast<int64_t>(std::min<uint64_t>(sub.decl.start_value, INT64_MAX)));
   }
   return 0;
 }
@@ -185,12 +186,21 @@ Status SubscriptionManager::Restore(const Resolver& resolve) {
   auto names = storage::ListDirectory(options_.dir);
   if (!names.ok()) return Status::OK();  // no folder yet: no subscriptions
   for (const std::string& name : *names) {
+    if (name.size() > 8 && name.substr(name.size() - 8) == ".log.tmp") {
+      // A log being created or rewritten when the broker stopped; the rename never happened.
+      std::remove((options_.dir + "/" + name).c_str());
+      continue;
+    }
     if (name.size() < 4 || name.substr(name.size() - 4) != ".log") continue;
     const std::string path = options_.dir + "/" + name;
     std::vector<SubscriptionRecord> records;
     auto log = SubscriptionLog::Open(path, &records);
     if (!log.ok()) return log.status();
     const SubscriptionDecl& decl = records.front().decl;
+    if (name != Hex(decl.id) + ".log") {
+      return Status::Corruption(path + " holds subscription " + IdText(decl.id) +
+                                ", whose log is " + Hex(decl.id) + ".log; remove the copy");
+    }
     auto ref = resolve(decl.stream);
     if (!ref || ref->stream_id != decl.stream_id || !ref->durable) {
       spdlog::info("subscription {}: its stream '{}' no longer exists; removing it",
@@ -221,6 +231,7 @@ Status SubscriptionManager::Restore(const Resolver& resolve) {
     by_stream_[sub->decl.stream].push_back(sub);
     by_follows_[sub->ref.follows].push_back(sub);
     AddPartitions(*sub);
+    sub->state.FinishRestore();
   }
   return Status::OK();
 }
@@ -249,9 +260,12 @@ Result<std::string> SubscriptionManager::Create(const std::string& stream, const
                                      " subscriptions, its limit; delete some first");
   }
   // Under the lock, so that no commit falls between the snapshot and the first OnCommit.
-  if (start == SubscriptionStartKind::kCurrent) {
+  if (start == SubscriptionStartKind::kCurrent || start == SubscriptionStartKind::kTimestamp) {
+    const int64_t at = static_cast<int64_t>(std::min<uint64_t>(value, INT64_MAX));
     for (const PartitionCount& p : ref.source->Partitions()) {
-      decl.start_offsets.emplace_back(p.key, p.count);
+      decl.start_offsets.emplace_back(p.key, start == SubscriptionStartKind::kCurrent
+                                                 ? p.count
+                                                 : ref.source->FirstAtOrAfter(p.key, at));
     }
     sub->start_offsets.insert(decl.start_offsets.begin(), decl.start_offsets.end());
   }
@@ -307,7 +321,7 @@ void SubscriptionManager::Acknowledge(
     record.acknowledged = std::move(ranges);
     auto position = log->Append(record);
     if (!position.ok()) return done(position.status(), {});
-    if (log->size() > SubscriptionLog::kRotateBytes) {
+    if (log->size() > std::max(SubscriptionLog::kRotateBytes, 2 * log->rewritten_size())) {
       Status rewritten = log->Rewrite((*sub)->decl, (*sub)->state.Snapshot());
       if (!rewritten.ok()) return done(rewritten, {});
     }
@@ -400,9 +414,8 @@ void SubscriptionManager::TellEnded(Subscription& sub, const Status& why) {
     push.subscription_id = sub.decl.id;
     push.stream = sub.decl.stream;
     push.ended = why;
-    sink(std::move(push));
+    sink.push(std::move(push));
   }
-  sub.sinks.clear();
 }
 
 Status SubscriptionManager::Delete(std::string_view id, std::string_view stream) {
@@ -411,9 +424,18 @@ Status SubscriptionManager::Delete(std::string_view id, std::string_view stream)
     std::lock_guard lock(mu_);
     HIGGINS_ASSIGN_OR_RETURN(sub, Find(id, stream));
     Forget(sub);
+    ended_.emplace_back(sub, Status::NotFound("subscription " + IdText(sub->decl.id) +
+                                              " was deleted"));
+    work_cv_.notify_one();
   }
-  TellEnded(*sub, Status::NotFound("subscription " + IdText(sub->decl.id) + " was deleted"));
   return sub->log ? sub->log->Remove() : Status::OK();
+}
+
+void SubscriptionManager::ConsumerReady(uint64_t consumer) {
+  std::lock_guard lock(mu_);
+  for (auto& [id, sub] : subscriptions_) {
+    if (sub->sinks.count(consumer) != 0) Schedule(sub);
+  }
 }
 
 void SubscriptionManager::DropStream(std::string_view stream) {
@@ -423,11 +445,15 @@ void SubscriptionManager::DropStream(std::string_view stream) {
     auto it = by_stream_.find(stream);
     if (it == by_stream_.end()) return;
     dropped = it->second;
-    for (const SubPtr& sub : dropped) Forget(sub);
+    for (const SubPtr& sub : dropped) {
+      Forget(sub);
+      ended_.emplace_back(sub, Status::NotFound("subscription " + IdText(sub->decl.id) +
+                                                " ended: stream '" + sub->decl.stream +
+                                                "' was deleted"));
+    }
+    work_cv_.notify_one();
   }
   for (const SubPtr& sub : dropped) {
-    TellEnded(*sub, Status::NotFound("subscription " + IdText(sub->decl.id) + " ended: stream '" +
-                                     sub->decl.stream + "' was deleted"));
     if (!sub->log) continue;
     Status s = sub->log->Remove();
     if (!s.ok()) spdlog::warn("subscription {}: {}", IdText(sub->decl.id), s.ToString());
@@ -477,23 +503,33 @@ void SubscriptionManager::DeliveryLoop() {
     // Grants of a few subscriptions, made under the lock; records read and pushed without it.
     // Only this thread pushes, so a partition's pushes leave in grant order.
     std::vector<Work> batch;
+    std::vector<std::pair<SubPtr, Status>> ended;
+    ended.swap(ended_);
     while (!work_.empty() && batch.size() < 256) {
       SubPtr sub = std::move(work_.front());
       work_.pop_front();
       sub->queued = false;
       if (sub->deleted) continue;
-      for (int i = 0; i < 64; ++i) {
+      auto eligible = [&sub](uint64_t consumer) {
+        auto it = sub->sinks.find(consumer);
+        return it == sub->sinks.end() || !it->second.ready || it->second.ready();
+      };
+      int granted = 0;
+      for (; granted < 64; ++granted) {
         auto grant = sub->state.NextGrant(
-            now, std::min(options_.max_push_records, sub->ref.source->MaxPerRead()));
+            now, std::min(options_.max_push_records, sub->ref.source->MaxPerRead()), eligible);
         if (!grant) break;
         const Clock::time_point deadline = now + sub->state.visibility_timeout();
         if (!next_expiry_ || deadline < *next_expiry_) next_expiry_ = deadline;
         auto sink = sub->sinks.find(grant->consumer);
-        batch.push_back({sub, *std::move(grant), sink == sub->sinks.end() ? nullptr : sink->second});
+        batch.push_back({sub, *std::move(grant),
+                         sink == sub->sinks.end() ? PushSink{} : sink->second});
       }
-      Schedule(sub);  // more to grant: back in line behind the others
+      // More to grant: back in line behind the others. Otherwise a commit, a take, an expiry
+      // or a consumer that is ready again schedules it.
+      if (granted == 64) Schedule(sub);
     }
-    if (batch.empty()) {
+    if (batch.empty() && ended.empty()) {
       if (next_expiry_) {
         work_cv_.wait_until(lock, *next_expiry_);
       } else {
@@ -503,7 +539,8 @@ void SubscriptionManager::DeliveryLoop() {
     }
     lock.unlock();
     for (Work& w : batch) {
-      if (!w.sink) continue;  // the consumer left; its records went back when it did
+      // The consumer left (its records went back when it did), or the subscription ended.
+      if (!w.sink.push || w.sub->deleted) continue;
       auto rows = w.sub->ref.source->Read(w.grant.key, w.grant.start, w.grant.end);
       if (!rows.ok()) {
         // They stay in flight and go again when the visibility timeout passes.
@@ -511,9 +548,10 @@ void SubscriptionManager::DeliveryLoop() {
                      w.grant.key, w.grant.start, w.grant.end, rows.status().ToString());
         continue;
       }
-      w.sink(SubscriptionPush{w.sub->decl.id, w.sub->decl.stream, w.grant.key, *std::move(rows),
-                              w.grant.redelivered});
+      w.sink.push(SubscriptionPush{w.sub->decl.id, w.sub->decl.stream, w.grant.key,
+                                   *std::move(rows), w.grant.redelivered});
     }
+    for (auto& [sub, why] : ended) TellEnded(*sub, why);
     lock.lock();
   }
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -75,8 +76,14 @@ struct SubscriptionPush {
   /// no records, the reason instead.
   Status ended;
 };
-/// Delivers a push to a consumer's connection; called on the delivery thread, must not block.
-using PushSink = std::function<void(SubscriptionPush)>;
+/// A consumer's connection, as the delivery thread sees it.
+struct PushSink {
+  /// Sends a push; called on the delivery thread, must not block.
+  std::function<void(SubscriptionPush)> push;
+  /// Whether the connection takes more pushes now (its unsent backlog is under its limit);
+  /// null: always. A consumer that is not ready gets nothing until ConsumerReady.
+  std::function<bool()> ready;
+};
 
 /// A subscription as reported by Get and List.
 struct SubscriptionReport {
@@ -103,7 +110,7 @@ class SubscriptionManager {
   struct Options {
     /// Folder of the subscription logs.
     std::string dir;
-    size_t max_subscriptions = 10'000;
+    size_t max_subscriptions = 1'000;
     /// A consumer's demand is capped here (a take beyond it saturates).
     uint64_t max_demand = 1'000'000;
     /// Most records in one push (one partition's consecutive records).
@@ -162,6 +169,8 @@ class SubscriptionManager {
   void DropStream(std::string_view stream);
   /// A consumer's connection closed: its demand goes, its records in flight are pushed again.
   void RemoveConsumer(uint64_t consumer);
+  /// A consumer's connection that was not ready (PushSink::ready) has room again.
+  void ConsumerReady(uint64_t consumer);
   /// Records of `keys` were committed to `stream` (StreamLog's commit listener). Quick.
   void OnCommit(const std::string& stream, const std::vector<std::string_view>& keys);
 
@@ -177,7 +186,7 @@ class SubscriptionManager {
     std::map<std::string, uint64_t, std::less<>> start_offsets;  // decl.start_offsets
     std::map<uint64_t, PushSink> sinks;
     bool queued = false;  // in work_
-    bool deleted = false;
+    std::atomic<bool> deleted{false};  // set under mu_; read by the delivery thread without it
     explicit Subscription(std::chrono::milliseconds timeout) : state(timeout) {}
   };
   using SubPtr = std::shared_ptr<Subscription>;
@@ -187,7 +196,7 @@ class SubscriptionManager {
   void AddPartitions(Subscription& sub);  // every partition of the source, with its count
   void Schedule(const SubPtr& sub);       // under mu_
   void Forget(const SubPtr& sub);         // under mu_: removes from the maps
-  /// Tells the consumers of a forgotten subscription that it ended (without mu_).
+  /// Tells the consumers of a forgotten subscription that it ended (delivery thread).
   static void TellEnded(Subscription& sub, const Status& why);
   void DeliveryLoop();
   void SyncLoop();
@@ -200,6 +209,9 @@ class SubscriptionManager {
   std::map<std::string, std::vector<SubPtr>, std::less<>> by_stream_;
   std::map<std::string, std::vector<SubPtr>, std::less<>> by_follows_;  // StreamRef::follows
   std::deque<SubPtr> work_;
+  /// Subscriptions deleted whose consumers the delivery thread must tell (after the pushes it
+  /// is making, so that nothing follows the news).
+  std::vector<std::pair<SubPtr, Status>> ended_;
   std::optional<Clock::time_point> next_expiry_;
   bool stopping_ = false;
 

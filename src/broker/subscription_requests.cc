@@ -94,6 +94,11 @@ Message SubscriptionRequests::Create(const Message& request) {
   Message r = ReplyTo(request, Message::CREATESUBSCRIPTIONRESPONSE);
   auto* response = r.mutable_createsubscriptionresponse();
   const auto& body = request.createsubscriptionrequest();
+  if (!higgins::wire::ConsumerOffsetType_IsValid(body.offset_type())) {
+    SetError(response, Status::InvalidArgument("unknown offset_type " +
+                                               std::to_string(body.offset_type())));
+    return r;
+  }
   const SubscriptionStartKind start = FromProto(body.offset_type());
   uint64_t value = 0;
   Status missing;
@@ -119,7 +124,8 @@ Message SubscriptionRequests::Create(const Message& request) {
   return r;
 }
 
-Result<Message> SubscriptionRequests::PushMessage(const SubscriptionPush& push) {
+Result<std::vector<Message>> SubscriptionRequests::PushMessages(const SubscriptionPush& push,
+                                                               size_t max_bytes) {
   Message m;
   m.set_type(Message::TAKERECORDSRESPONSE);
   auto* body = m.mutable_takerecordsresponse();
@@ -127,7 +133,7 @@ Result<Message> SubscriptionRequests::PushMessage(const SubscriptionPush& push) 
   body->set_subscription_id(push.subscription_id);
   if (!push.ended.ok()) {
     SetError(body, push.ended);
-    return m;
+    return std::vector<Message>{std::move(m)};
   }
   const QueryRows& rows = push.records.rows;
   HIGGINS_ASSIGN_OR_RETURN(std::string data, EncodeIpc(rows.batch.schema(), &rows.batch));
@@ -147,7 +153,32 @@ Result<Message> SubscriptionRequests::PushMessage(const SubscriptionPush& push) 
     bounds->set_end(window->end);
     bounds->set_first_offset(rows.first_offset);
   }
-  return m;
+  if (m.ByteSizeLong() <= max_bytes) return std::vector<Message>{std::move(m)};
+  const int64_t n = rows.batch.num_rows();
+  if (n <= 1 || push.records.window) {
+    return Status::ResourceExhausted(
+        "a push of " + std::to_string(n) + " record(s) of partition '" + push.key + "' at offset " +
+        std::to_string(push.records.offset) + " takes " + std::to_string(m.ByteSizeLong()) +
+        " bytes, more than the frame limit of " + std::to_string(max_bytes));
+  }
+  // Two halves, each split again if need be: consecutive offsets, in order.
+  std::vector<Message> out;
+  const int64_t half = n / 2;
+  for (auto [from, length] : {std::pair<int64_t, int64_t>{0, half}, {half, n - half}}) {
+    SubscriptionPush part;
+    part.subscription_id = push.subscription_id;
+    part.stream = push.stream;
+    part.key = push.key;
+    part.redelivered = push.redelivered;
+    part.records.rows.batch = rows.batch.Slice(from, length);
+    part.records.rows.first_offset = rows.first_offset + static_cast<uint64_t>(from);
+    part.records.rows.timestamps_ms.assign(rows.timestamps_ms.begin() + from,
+                                           rows.timestamps_ms.begin() + from + length);
+    part.records.offset = push.records.offset + static_cast<uint64_t>(from);
+    HIGGINS_ASSIGN_OR_RETURN(auto messages, PushMessages(part, max_bytes));
+    for (Message& message : messages) out.push_back(std::move(message));
+  }
+  return out;
 }
 
 Message SubscriptionRequests::Take(const Message& request, const Connection* connection) {
@@ -165,18 +196,21 @@ Message SubscriptionRequests::Take(const Message& request, const Connection* con
     return r;
   }
   auto push = connection->push;
-  auto demand = broker_->subscriptions().Take(
-      *id, body.stream_name(), connection->id, body.n(), [push](SubscriptionPush p) {
-        auto message = PushMessage(p);
-        if (message.ok()) {
-          push(*std::move(message));
-        } else {
-          // Stays in flight: pushed again after the visibility timeout.
-          spdlog::warn("subscription {}: cannot encode records of '{}': {}",
-                       SubscriptionManager::IdText(p.subscription_id), p.key,
-                       message.status().ToString());
-        }
-      });
+  PushSink sink;
+  sink.ready = connection->ready;
+  sink.push = [push, max_bytes = max_push_bytes_](SubscriptionPush p) {
+    auto messages = PushMessages(p, max_bytes);
+    if (!messages.ok()) {
+      // Stays in flight: pushed again after the visibility timeout.
+      spdlog::warn("subscription {}: cannot push records of '{}': {}",
+                   SubscriptionManager::IdText(p.subscription_id), p.key,
+                   messages.status().ToString());
+      return;
+    }
+    for (Message& message : *messages) push(std::move(message));
+  };
+  auto demand = broker_->subscriptions().Take(*id, body.stream_name(), connection->id, body.n(),
+                                              std::move(sink));
   if (!demand.ok()) {
     SetError(response, demand.status());
     return r;

@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "broker/broker.h"
 #include "higgins.pb.h"
@@ -17,6 +18,9 @@ struct Connection {
   /// Sends an unsolicited message (a subscription push) on the connection. Thread-safe; drops
   /// the message once the connection is closed.
   std::function<void(higgins::wire::Message)> push;
+  /// Whether the connection's unsent replies and pushes are under its limit. Once it says no,
+  /// the connection calls RequestHandler::ConnectionReady when it has room again. Thread-safe.
+  std::function<bool()> ready;
 };
 
 /// The subscription requests of docs/protocol.md ("Subscriptions") on the broker's
@@ -24,7 +28,9 @@ struct Connection {
 class SubscriptionRequests {
  public:
   using Reply = std::function<void(higgins::wire::Message)>;
-  explicit SubscriptionRequests(Broker* broker) : broker_(broker) {}
+  /// `max_push_bytes`: the connection's frame limit; larger pushes are split.
+  SubscriptionRequests(Broker* broker, size_t max_push_bytes)
+      : broker_(broker), max_push_bytes_(max_push_bytes) {}
 
   higgins::wire::Message Create(const higgins::wire::Message& request);
   /// `connection` null (a request from no connection) is refused: pushes need one.
@@ -34,11 +40,15 @@ class SubscriptionRequests {
   higgins::wire::Message Get(const higgins::wire::Message& request);
   higgins::wire::Message Delete(const higgins::wire::Message& request);
 
-  /// The push message of `push` (a TakeRecordsResponse with push = true).
-  static Result<higgins::wire::Message> PushMessage(const SubscriptionPush& push);
+  /// The push messages of `push` (TakeRecordsResponses with push = true): one, or its records
+  /// split into consecutive runs when one message would pass `max_bytes`. Errors: those of
+  /// encoding; ResourceExhausted when a single record (or window) passes `max_bytes`.
+  static Result<std::vector<higgins::wire::Message>> PushMessages(const SubscriptionPush& push,
+                                                                  size_t max_bytes);
 
  private:
   Broker* broker_;
+  size_t max_push_bytes_;
 };
 
 /// A subscription id from the wire: 16 raw bytes, or the UUID as text (36 characters, or 32

@@ -86,6 +86,12 @@ void SubscriptionState::AdvanceWatermark(Partition& p) {
     p.watermark = std::max(p.watermark, p.acknowledged.begin()->second);
     p.acknowledged.erase(p.acknowledged.begin());
   }
+  // After a restart acknowledged ranges lie above `next`: the watermark may pass it.
+  p.next = std::max(p.next, p.watermark);
+}
+
+void SubscriptionState::FinishRestore() {
+  for (auto& [key, p] : partitions_) p.restored_count = p.count;
 }
 
 void SubscriptionState::SkipAcknowledged(Partition& p) {
@@ -145,19 +151,23 @@ void SubscriptionState::RemoveConsumer(uint64_t consumer) {
   }
 }
 
-std::optional<Grant> SubscriptionState::NextGrant(Clock::time_point now, uint64_t max_records) {
+std::optional<Grant> SubscriptionState::NextGrant(Clock::time_point now, uint64_t max_records,
+                                                  const std::function<bool(uint64_t)>& eligible) {
   if (ready_.empty() || consumers_.empty() || max_records == 0) return std::nullopt;
   // The next consumer with demand after the one served last, in id order, wrapping around.
+  auto usable = [&](const auto& it) {
+    return it->second.demand > 0 && (!eligible || eligible(it->first));
+  };
   auto chosen = consumers_.end();
   for (auto it = consumers_.upper_bound(last_consumer_); it != consumers_.end(); ++it) {
-    if (it->second.demand > 0) {
+    if (usable(it)) {
       chosen = it;
       break;
     }
   }
   if (chosen == consumers_.end()) {
     for (auto it = consumers_.begin(); it != consumers_.end(); ++it) {
-      if (it->second.demand > 0) {
+      if (usable(it)) {
         chosen = it;
         break;
       }
@@ -242,8 +252,9 @@ Status SubscriptionState::Acknowledge(const std::vector<OffsetRange>& ranges,
       why = "the range is empty";
     } else if (it == partitions_.end()) {
       why = "nothing of this partition was pushed";
-    } else if (r.end > it->second.next) {
-      why = "offsets from " + std::to_string(std::max(r.start, it->second.next)) +
+    } else if (r.end > std::max(it->second.next, it->second.restored_count)) {
+      const uint64_t limit = std::max(it->second.next, it->second.restored_count);
+      why = "offsets from " + std::to_string(std::max(r.start, limit)) +
             " were never pushed (the next offset to push is " + std::to_string(it->second.next) +
             ")";
     }

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -67,6 +68,9 @@ class SubscriptionState {
   /// Marks [start, end) of a known partition acknowledged without checks (restoring the
   /// durable state at restart, before any grant).
   void RestoreAcknowledged(std::string_view key, uint64_t start, uint64_t end);
+  /// Ends a restore, once every partition's count is noted: records that existed then may have
+  /// been pushed before the restart, so acknowledging them is accepted.
+  void FinishRestore();
 
   /// Adds `n` to the consumer's demand (creating the consumer), saturating at `max_demand`;
   /// returns the demand after.
@@ -75,12 +79,15 @@ class SubscriptionState {
   void RemoveConsumer(uint64_t consumer);
   bool HasConsumer(uint64_t consumer) const { return consumers_.count(consumer) != 0; }
 
-  /// The next grant, when a consumer has demand and a partition has records to push: at most
+  /// The next grant, when a consumer has demand (and `eligible(consumer)`, when given: its
+  /// connection takes pushes now) and a partition has records to push: at most
   /// min(demand, max_records) consecutive offsets, in flight from then until now + timeout.
-  std::optional<Grant> NextGrant(Clock::time_point now, uint64_t max_records);
+  std::optional<Grant> NextGrant(Clock::time_point now, uint64_t max_records,
+                                 const std::function<bool(uint64_t)>& eligible = nullptr);
 
   /// Checks every range: not empty, of a known partition, and nothing at or beyond the
-  /// partition's next offset (never pushed). Errors: InvalidArgument naming each bad range as
+  /// partition's next offset (never pushed) or, after a restart, the records the partition
+  /// held then (which may have been pushed before it). Errors: InvalidArgument naming each bad range as
   /// "partition 'k' offsets A to B: why" (inclusive; `*failed` gets them), and nothing is
   /// changed. On success, every range is acknowledged
   /// (ranges below the watermark or already acknowledged are no-ops).
@@ -137,6 +144,7 @@ class SubscriptionState {
     uint64_t watermark = 0;
     uint64_t next = 0;
     uint64_t count = 0;
+    uint64_t restored_count = 0;             // count at a restart (FinishRestore)
     Intervals acknowledged;                  // above the watermark, merged
     std::map<uint64_t, InFlight> in_flight;  // start -> interval
     Intervals redeliver;                     // merged

@@ -163,6 +163,67 @@ TEST(SubscriptionStateTest, RestoredAcknowledgementsAreSkippedAndTheRestIsPushed
   EXPECT_EQ(s.Pending(), 0u);
 }
 
+TEST(SubscriptionStateTest, AcknowledgingTheGapBelowRestoredRangesNeverPushesThemAgain) {
+  // Found by the breaker: 2..5 acknowledged before a restart; after it, acknowledging 0 and 1
+  // moves the watermark to 6, past `next`, and 2..5 must not come back.
+  SubscriptionState s(milliseconds(1000));
+  s.AddPartition("a", 0);
+  s.RestoreAcknowledged("a", 2, 6);
+  s.NoteAvailable("a", 10);
+  s.FinishRestore();
+  s.Take(1, 1, 1000);
+  auto g = Drain(s, kT0);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].start, 0u);
+  EXPECT_EQ(g[0].end, 1u);
+  ASSERT_TRUE(s.Acknowledge({{"a", 0, 1}}, nullptr).ok());
+  s.Take(1, 1, 1000);
+  g = Drain(s, kT0);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].start, 1u);
+  ASSERT_TRUE(s.Acknowledge({{"a", 1, 2}}, nullptr).ok());
+  EXPECT_EQ(s.Partitions(1)[0].watermark, 6u);
+  s.Take(1, 100, 1000);
+  g = Drain(s, kT0);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].start, 6u);
+  EXPECT_EQ(g[0].end, 10u);
+}
+
+TEST(SubscriptionStateTest, AfterARestartRecordsThatExistedThenMayBeAcknowledged) {
+  SubscriptionState s(milliseconds(1000));
+  s.AddPartition("a", 0);
+  s.RestoreAcknowledged("a", 3, 5);
+  s.NoteAvailable("a", 8);
+  s.FinishRestore();
+  // Pushed before the restart (the client could not know it restarted), or acknowledged again.
+  EXPECT_TRUE(s.Acknowledge({{"a", 6, 8}, {"a", 3, 5}}, nullptr).ok());
+  EXPECT_EQ(s.Acknowledge({{"a", 6, 9}}, nullptr).code(), StatusCode::kInvalidArgument);
+  s.Take(1, 100, 1000);
+  auto g = Drain(s, kT0);
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_EQ(g[0].start, 0u);
+  EXPECT_EQ(g[0].end, 3u);
+  EXPECT_EQ(g[1].start, 5u);
+  EXPECT_EQ(g[1].end, 6u);
+}
+
+TEST(SubscriptionStateTest, ConsumersThatAreNotReadyGetNothing) {
+  SubscriptionState s(milliseconds(1000));
+  s.AddPartition("a", 0);
+  s.NoteAvailable("a", 4);
+  s.Take(1, 10, 1000);
+  s.Take(2, 10, 1000);
+  auto only2 = [](uint64_t c) { return c == 2; };
+  auto g = s.NextGrant(kT0, 2, only2);
+  ASSERT_TRUE(g.has_value());
+  EXPECT_EQ(g->consumer, 2u);
+  g = s.NextGrant(kT0, 2, only2);
+  ASSERT_TRUE(g.has_value());
+  EXPECT_EQ(g->consumer, 2u);
+  EXPECT_FALSE(s.NextGrant(kT0, 2, [](uint64_t) { return false; }).has_value());
+}
+
 TEST(SubscriptionStateTest, DemandSaturatesAtTheLimit) {
   SubscriptionState s(milliseconds(1000));
   EXPECT_EQ(s.Take(1, 900, 1000), 900u);

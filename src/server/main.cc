@@ -1,5 +1,7 @@
 // The `higgins` broker (README, docs/configuration.md "Broker options"). The composition root:
 // picks the concrete storages (through the topography), the listener and the threads.
+#include <sys/resource.h>
+
 #include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
 
@@ -32,7 +34,7 @@ struct Flags {
   uint32_t udf_max_memory_mb = 64;
   uint32_t udf_max_heap_mb = 256;
   uint32_t max_module_mb = 32;
-  size_t max_subscriptions = 10'000;
+  size_t max_subscriptions = 1'000;
   uint64_t visibility_timeout_ms = 30'000;
 };
 
@@ -130,6 +132,12 @@ int Run(const Flags& flags) {
 
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
+  // Segments, index files, subscription logs and connections are all open files: take the
+  // whole of the hard limit rather than the usual soft 1024.
+  if (rlimit limit{}; getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
   Flags flags;
   CLI::App app{"higgins: a streaming broker (docs/configuration.md)"};
   app.add_option("--port", flags.port, "TCP port to listen on")->capture_default_str();

@@ -42,6 +42,21 @@ void Session::Start() {
                          higgins::wire::Message message) {
     if (auto self = weak.lock()) self->Push(std::move(message));
   };
+  // Pushes stop while the unsent backlog is full (a consumer that does not read), and resume
+  // once writes make room (the write completion calls ConnectionReady).
+  connection_.ready = [weak = std::weak_ptr<Session>(shared_from_this())] {
+    auto self = weak.lock();
+    if (!self) return false;
+    if (!self->ReplyBacklogFull()) return true;
+    // Flag first, then look again: a write that made room in between either sees the flag
+    // (and calls ConnectionReady) or is seen here.
+    self->push_blocked_ = true;
+    if (!self->ReplyBacklogFull()) {
+      self->push_blocked_ = false;
+      return true;
+    }
+    return false;
+  };
   asio::co_spawn(
       strand_, [self = shared_from_this()] { return self->ReadLoop(); }, asio::detached);
 }
@@ -200,6 +215,9 @@ void Session::MaybeWrite() {
           return;
         }
         // Room in the reply backlog: run deferred requests and read again.
+        if (!self->ReplyBacklogFull() && self->push_blocked_.exchange(false)) {
+          self->server_->handler_->ConnectionReady(self->connection_.id);
+        }
         self->DrainDeferred();
         self->wake_.cancel();
         self->MaybeWrite();

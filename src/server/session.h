@@ -75,6 +75,8 @@ class Session : public std::enable_shared_from_this<Session> {
   // Bytes of reply frames made and not yet written. Atomic: a produce's reply is made on the
   // committer thread; everything else reads it on the strand.
   std::atomic<size_t> pending_reply_bytes_{0};
+  // Set (by the subscriptions' delivery thread) when Connection::ready said no.
+  std::atomic<bool> push_blocked_{false};
 };
 
 }  // namespace higgins::server

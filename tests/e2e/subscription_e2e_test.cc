@@ -220,6 +220,36 @@ TEST_F(SubscriptionTest, AcknowledgingWhatWasNeverPushedIsAnError) {
             StatusCode::kNotFound);
 }
 
+TEST_F(SubscriptionTest, PushesLargerThanTheFrameLimitAreSplit) {
+  // 1 MiB frames, 60 records of 60 KB on one key: one push of them would be 3.6 MB.
+  broker_ = std::make_unique<BrokerProcess>(tmp_.path() + "/data",
+                                            std::vector<std::string>{"--max-frame-bytes", "1048576"});
+  broker_->Start();
+  client_ = Connect();
+  Status s = client_->UploadConfiguration(
+      "[storage.memory]\ntype = \"memory\"\n[schema.amount]\nid = \"string\"\n"
+      "data = \"int32\"\npayload = \"string\"\n[streams.amount]\nschema = \"amount\"\n"
+      "partition_key = \"id\"\n");
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  const std::string big(60'000, 'x');
+  for (int r = 0; r < 6; ++r) {
+    std::string batch;
+    for (int i = 0; i < 10; ++i) {
+      batch += R"({"id":"big","data":)" + std::to_string(r * 10 + i) + R"(,"payload":")" + big +
+               "\"}\n";
+    }
+    Produce(batch);
+  }
+  const std::string id = Subscribe();
+  ASSERT_TRUE(client_->Take(id, 1000).ok());
+  auto seen = Receive(*client_, 60);
+  ASSERT_EQ(seen.size(), 60u);
+  for (int i = 0; i < 60; ++i) {
+    EXPECT_EQ(seen[i].offset, static_cast<uint64_t>(i));
+    EXPECT_EQ(seen[i].data, i);
+  }
+}
+
 TEST_F(SubscriptionTest, ConsumersLearnThatTheirSubscriptionEnded) {
   Start();
   Produce(Row("a", 1));
