@@ -421,5 +421,29 @@ TEST_F(SubscriptionTest, ASubscriptionOnACountWindowStreamGetsEachWindowOnceClos
   EXPECT_EQ(client_->CreateSubscription("fives", SubscriptionStart::Beginning()).ok(), true);
 }
 
+TEST_F(SubscriptionTest, WindowStreamsAPushCannotCarryAreRefusedWithTheReason) {
+  broker_ = std::make_unique<BrokerProcess>(
+      tmp_.path() + "/data", std::vector<std::string>{"--max-range-records", "10"});
+  broker_->Start();
+  client_ = Connect();
+  Status s = client_->UploadConfiguration(
+      std::string(kQuickStart) +
+      "[streams.twenties]\nbase = \"amount\"\ntype = \"window\"\npartition_key = \"id\"\n"
+      "schema = \"amount\"\nwindow = { type = \"count\", interval = \"20\" }\n"
+      "[streams.seconds]\nbase = \"amount\"\ntype = \"window\"\npartition_key = \"id\"\n"
+      "schema = \"amount\"\nwindow = { type = \"time\", interval = \"1s\" }\n");
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  auto big = client_->CreateSubscription("twenties", SubscriptionStart::Beginning());
+  EXPECT_EQ(big.status().code(), StatusCode::kNotSupported);
+  EXPECT_NE(big.status().message().find("has windows of 20 records, more than a push may carry "
+                                        "(--max-range-records, 10)"),
+            std::string::npos)
+      << big.status().ToString();
+  auto timed = client_->CreateSubscription("seconds", SubscriptionStart::Beginning());
+  EXPECT_EQ(timed.status().code(), StatusCode::kNotSupported);
+  EXPECT_NE(timed.status().message().find("is a time window stream"), std::string::npos)
+      << timed.status().ToString();
+}
+
 }  // namespace
 }  // namespace higgins::test
