@@ -25,7 +25,7 @@
 
 namespace higgins::broker {
 
-/// Explicit limits and places of a broker (docs/configuration.md, "Broker options").
+/// Explicit limits and places of a broker (docs/operations.md, "Flags" and "Limits").
 struct BrokerOptions {
   /// Root of everything the broker keeps: topography, modules, index files, file storage.
   std::string dir = "data";

@@ -1,4 +1,4 @@
-// The `higgins` broker (README, docs/configuration.md "Broker options"). The composition root:
+// The `higgins` broker (README, docs/operations.md "Flags"). The composition root:
 // picks the concrete storages (through the topography), the listener and the threads.
 #include <sys/resource.h>
 
@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
     setrlimit(RLIMIT_NOFILE, &limit);
   }
   Flags flags;
-  CLI::App app{"higgins: a streaming broker (docs/configuration.md)"};
+  CLI::App app{"higgins: a streaming broker (docs/operations.md)"};
   app.add_option("--port", flags.port, "TCP port to listen on")->capture_default_str();
   app.add_option("--dir", flags.dir, "folder for the topography, modules, index and file storage")
       ->capture_default_str();

@@ -71,7 +71,7 @@ class Sandbox {
                                    const CallLimits& limits) = 0;
 };
 
-/// Process-wide engine settings (docs/configuration.md, "Broker options").
+/// Process-wide engine settings (docs/operations.md, "Flags").
 struct EngineOptions {
   /// Most 64 KiB pages one instance's memory may have; modules declaring more initial pages
   /// are refused by CheckModule, and memory.grow past it fails in the module.
