@@ -265,9 +265,9 @@ Status NotUploaded(const std::string& fn) {
 
 }  // namespace
 
-DerivedStream::RetryBudget DerivedStream::NewRetryBudget() const {
+DerivedStream::RetryBudget DerivedStream::NewRetryBudget(std::size_t rows) const {
   RetryBudget budget;
-  budget.calls_left = kMaxRetryCallsPerChunk;
+  budget.calls_left = std::max(kMinRetryCallsPerChunk, 2 * static_cast<int64_t>(rows));
   budget.until = std::chrono::steady_clock::now() +
                  std::max<std::chrono::steady_clock::duration>(std::chrono::seconds(2),
                                                                2 * options_.limits.deadline);
@@ -332,7 +332,7 @@ Status DerivedStream::MapRows(udf::Sandbox* sandbox, const ModuleVersion* module
                 std::span<const std::string* const>(keys).subspan(lo, hi - lo));
   };
   std::vector<Attempted> attempts;  // in row order, covering every row once
-  RetryBudget budget = NewRetryBudget();
+  RetryBudget budget = NewRetryBudget(chunk.rows.size());
   if (!AttemptChunk(chunk, chunk.rows.size(), call, &budget, &attempts)) return Status::OK();
   const StreamLog& derived = *options_.derived;
   const arrow::Array& key_column = chunk.batch.column(options_.base->key_column());
@@ -362,7 +362,7 @@ Status DerivedStream::ReduceRows(udf::Sandbox* sandbox, const ModuleVersion* mod
                                  const Chunk& chunk, std::vector<arrow::RecordBatch>* out,
                                  std::vector<Failure>* failures) {
   const StreamLog& derived = *options_.derived;
-  RetryBudget budget_storage = NewRetryBudget();
+  RetryBudget budget_storage = NewRetryBudget(chunk.rows.size());
   RetryBudget* budget = &budget_storage;
   out->assign(chunk.rows.size(), arrow::RecordBatch());
   // Step s takes the s-th row of each key in the chunk: one call folds one record per key.

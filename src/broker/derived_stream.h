@@ -130,7 +130,7 @@ class DerivedStream : public DerivedProcessor {
 
   /// Retries a failed call of several rows by bisection, within a budget per chunk.
   struct RetryBudget {
-    int calls_left = 0;
+    int64_t calls_left = 0;
     std::chrono::steady_clock::time_point until;
     /// Takes one call from the budget; false when it is spent (calls or time).
     bool Take();
@@ -140,7 +140,10 @@ class DerivedStream : public DerivedProcessor {
     Result<arrow::RecordBatch> result;
   };
   using CallRows = std::function<Result<arrow::RecordBatch>(std::size_t lo, std::size_t hi)>;
-  RetryBudget NewRetryBudget() const;
+  /// The budget of a chunk of `rows` records: enough calls to isolate every record (a bisection
+  /// tree over n rows has 2n - 1 calls, so good records never fail because bad ones used the
+  /// calls up), and at most max(2 s, 2 deadlines) of them, which bounds slow modules.
+  RetryBudget NewRetryBudget(std::size_t rows) const;
   /// Calls rows [lo, hi); on failure splits them in halves while the budget lasts. Appends the
   /// attempts whose results stand to `out`, in row order, covering [lo, hi) once.
   void Attempt(std::size_t lo, std::size_t hi, const CallRows& call, RetryBudget* budget,
@@ -157,8 +160,8 @@ class DerivedStream : public DerivedProcessor {
   static constexpr size_t kMaxCachedStates = 100'000;
   /// Results one chunk may hold before the rest of its records fail (ResourceExhausted).
   static constexpr size_t kMaxResultBytesPerChunk = size_t{256} << 20;
-  /// Retry calls per chunk after a failure (and at most max(2 s, 2 deadlines) of them).
-  static constexpr int kMaxRetryCallsPerChunk = 64;
+  /// Retry calls per chunk after a failure: at least this many, else 2 per record of the chunk.
+  static constexpr int64_t kMinRetryCallsPerChunk = 64;
   /// How long one Step keeps a worker before other streams get a turn (checked per chunk).
   static constexpr std::chrono::milliseconds kTurn{50};
 

@@ -417,6 +417,59 @@ TEST_F(DerivedStreamTest, OneBadRecordInABigBatchIsFoundByBisection) {
   EXPECT_EQ(error->batch.column(1).Value<uint64_t>(0), 700u);
 }
 
+TEST_F(DerivedStreamTest, ManyBadRecordsSpreadThroughABatchFailOnlyThemselves) {
+  // 22 bad records among 500 in 25 partitions (one request): isolating them takes far more
+  // calls than a fixed budget of 64 would allow, and the good records must not fail with them.
+  Upload();
+  Configure(std::string(kAmount) + std::string(kDoubled) + R"toml(
+[streams.total]
+base = "amount"
+type = "reduce"
+partition_key = "id"
+schema = "amount"
+fn = "sum"
+)toml");
+  fail_value_ = 13;
+  fail_sum_value_ = 13;
+  constexpr int kKeys = 25;
+  std::vector<std::vector<int32_t>> doubled(kKeys), totals(kKeys);
+  std::vector<std::vector<uint64_t>> map_failed(kKeys), reduce_failed(kKeys);
+  std::string json = "[";
+  for (int i = 0; i < 500; ++i) {
+    const int k = i % kKeys;
+    const bool bad = i % 23 == 5;
+    json += (i ? "," : "") + std::string(R"({"id":"k)") + std::to_string(k) + R"(","data":)" +
+            (bad ? "13" : "1") + "}";
+    const uint64_t offset = doubled[k].size();
+    if (bad) map_failed[k].push_back(offset);
+    doubled[k].push_back(bad ? -1 : 2);
+    if (offset == 0) {  // a reduce's seed is its first base record, with no call
+      totals[k].push_back(bad ? 13 : 1);
+    } else {
+      if (bad) reduce_failed[k].push_back(offset);
+      totals[k].push_back(totals[k].back() + (bad ? 0 : 1));
+    }
+  }
+  ProduceAndWait(json + "]");
+  for (int k = 0; k < kKeys; ++k) {
+    const std::string key = "k" + std::to_string(k);
+    EXPECT_EQ(Values("doubled", key), doubled[k]) << key;
+    EXPECT_EQ(Values("total", key), totals[k]) << key;
+    for (const auto& [errors_stream, failed] :
+         {std::pair{"doubled/errors", &map_failed}, std::pair{"total/errors", &reduce_failed}}) {
+      auto errors = broker_->FindStream(errors_stream);
+      ASSERT_TRUE(errors.ok());
+      std::vector<uint64_t> offsets;
+      if (auto rows = (*errors)->Range(key, 0, UINT64_MAX, UINT64_MAX); rows.ok()) {
+        for (int64_t r = 0; r < rows->batch.num_rows(); ++r) {
+          offsets.push_back(rows->batch.column(1).Value<uint64_t>(r));
+        }
+      }
+      EXPECT_EQ(offsets, (*failed)[k]) << errors_stream << " " << key;
+    }
+  }
+}
+
 TEST_F(DerivedStreamTest, AReduceCarriesThePreviousValueOverAFailure) {
   engine_->Register("flaky_sum", udf::RunKind::kReduce, [](std::span<const RecordBatch> in) {
     const arrow::Array& cur = in[1].column(1);
