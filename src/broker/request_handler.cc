@@ -351,11 +351,23 @@ Message RequestHandler::GetIndex(const Message& request) {
       continue;
     }
     auto data = EncodeIpc((*stream)->schema(), &rows->batch);
+    auto bytes_of = [&] {
+      return data->size() + index.stream().size() + 64 + 10 * rows->timestamps_ms.size();
+    };
+    // A range stops before the frame limit, like it stops at --max-range-records: the reply
+    // keeps its first half until it fits (one record at least), and the client asks for the rest.
+    while (data.ok() && !window && index.type() == higgins::wire::Index::RANGE &&
+           rows->batch.num_rows() > 1 && reply_bytes + bytes_of() > max_reply_bytes_) {
+      const int64_t keep = rows->batch.num_rows() / 2;
+      rows->batch = rows->batch.Slice(0, keep);
+      rows->timestamps_ms.resize(static_cast<size_t>(keep));
+      data = EncodeIpc((*stream)->schema(), &rows->batch);
+    }
     if (!data.ok()) {
       fail(data.status());
       continue;
     }
-    reply_bytes += data->size() + index.stream().size() + 64 + 10 * rows->timestamps_ms.size();
+    reply_bytes += bytes_of();
     if (reply_bytes > max_reply_bytes_) {
       fail(Status::ResourceExhausted("the reply would exceed the frame limit of " +
                                      std::to_string(max_reply_bytes_) +

@@ -91,6 +91,49 @@ TEST_F(BadInputTest, OversizedFrameIsRefusedAndTheConnectionClosed) {
   EXPECT_TRUE(client.ClosedByPeer());
 }
 
+TEST_F(BadInputTest, ARangeOfRecordsLargerThanTheFrameLimitComesInSeveralReplies) {
+  // 40 records of 100 KB: 4 MB for a 1 MiB frame limit. Each reply stops before the limit and
+  // says how many records it holds; asking on from there gets every record, in order.
+  WireClient client(broker_->port());
+  ASSERT_EQ(ReplyErrors(client.CreateConfiguration(
+                "[schema.wide]\nid = \"string\"\npayload = \"string\"\n"
+                "[streams.wide]\nschema = \"wide\"\npartition_key = \"id\"\n")),
+            "");
+  auto payload_of = [](int i) { return std::string(100'000, static_cast<char>('a' + i % 26)); };
+  for (int request = 0; request < 5; ++request) {
+    std::string ndjson;
+    for (int i = request * 8; i < request * 8 + 8; ++i) {
+      ndjson += R"({"id":"w","payload":")" + payload_of(i) + "\"}\n";
+    }
+    ASSERT_EQ(ReplyErrors(client.Produce("wide", ndjson)), "");
+  }
+  uint64_t next = 0;
+  int replies = 0;
+  while (next < 40) {
+    higgins::wire::Index range;
+    range.set_type(higgins::wire::Index::RANGE);
+    range.set_stream("wide");
+    range.set_partition("w");
+    range.set_index(next);
+    range.set_end(40);
+    auto reply = client.Query(range);
+    ASSERT_EQ(ReplyErrors(reply), "");
+    const auto& record = reply.getindexresponse().records(0);
+    ASSERT_EQ(record.offset(), next);
+    ASSERT_GE(record.count(), 1u);
+    EXPECT_LE(record.count(), 10u);  // about 1 MiB of 100 KB records
+    arrow::RecordBatch batch = DecodeRecord(record);
+    ASSERT_EQ(static_cast<uint64_t>(batch.num_rows()), record.count());
+    ASSERT_EQ(static_cast<uint64_t>(record.timestamps_size()), record.count());
+    for (int64_t r = 0; r < batch.num_rows(); ++r) {
+      EXPECT_EQ(batch.column(1).BinaryValue(r), payload_of(static_cast<int>(next) + r));
+    }
+    next += record.count();
+    ++replies;
+  }
+  EXPECT_GE(replies, 4);
+}
+
 TEST_F(BadInputTest, GarbageProtobuf) {
   auto reply = RawReply(Frame("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"));
   EXPECT_EQ(reply.type(), higgins::wire::Message::ERROR);
