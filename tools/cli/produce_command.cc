@@ -69,6 +69,28 @@ bool LooksLikeArrow(std::string_view head) {
          head.starts_with("\xFF\xFF\xFF\xFF");
 }
 
+// Why an input cannot be text of the given format (json, ndjson or csv), or "" when it may be:
+// Arrow IPC, gzip, UTF-16, or JSON given as CSV. Decided on the first bytes alone.
+std::string NotTextReason(std::string_view head, std::string_view format) {
+  const std::string what = format == "csv" ? "not CSV: " : "not JSON: ";
+  if (LooksLikeArrow(head)) return what + "the input looks like Arrow IPC; use --format arrow";
+  if (head.starts_with("\x1F\x8B")) {
+    return what + "the input is gzip-compressed; decompress it first (zcat FILE | higgins-cli "
+                  "produce ...)";
+  }
+  if (head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF")) {
+    return what + "the input is UTF-16 (it starts with a UTF-16 byte order mark); convert it to "
+                  "UTF-8 first (iconv -f UTF-16 -t UTF-8 FILE)";
+  }
+  if (format == "csv") {
+    const size_t at = head.find_first_not_of(" \t\r\n", head.starts_with("\xEF\xBB\xBF") ? 3 : 0);
+    if (at != std::string_view::npos && (head[at] == '{' || head[at] == '[')) {
+      return what + "the input looks like JSON; use --format json";
+    }
+  }
+  return "";
+}
+
 // The hint for an input that --format arrow could not decode.
 std::string TextHint(std::string_view head) {
   const size_t first = head.find_first_not_of(" \t\r\n");
@@ -129,6 +151,11 @@ Status ProduceText(Input& input, std::string first, const arrow::SchemaPtr& sche
   json::JsonReadOptions json_options;
   json_options.format = o.format == "ndjson" ? json::JsonFormat::kNdjson : json::JsonFormat::kAuto;
   std::string chunk = std::move(first);
+  // A UTF-8 byte order mark is not part of the header (an input holding only one is empty).
+  if (csv && chunk.starts_with("\xEF\xBB\xBF")) {
+    chunk.erase(0, 3);
+    if (chunk.empty()) HIGGINS_RETURN_IF_ERROR(input.Read(&chunk));
+  }
   while (true) {
     if (chunk.empty()) {
       splitter.Finish();
@@ -266,9 +293,8 @@ Status ProduceInput(Input& input, const arrow::SchemaPtr& schema, const ProduceO
     }
     return st;
   }
-  if (LooksLikeArrow(input.head)) {
-    return Status::InvalidArgument(std::string("not ") + (o.format == "csv" ? "CSV" : "JSON") +
-                                   ": the input looks like Arrow IPC; use --format arrow");
+  if (std::string reason = NotTextReason(input.head, o.format); !reason.empty()) {
+    return Status::InvalidArgument(reason);
   }
   if (o.format == "json") {
     size_t start = first.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // a UTF-8 byte order mark
@@ -301,6 +327,15 @@ Status Produce(const BrokerOptions& broker, const ProduceOptions& o) {
   if (streams.size() != 1 || streams[0].schema == nullptr) {
     return Status::Internal("the broker described " + std::to_string(streams.size()) +
                             " streams for '" + o.stream + "'");
+  }
+  // Refused by the broker too, but only once the first batch was converted.
+  if (streams[0].kind == "errors") {
+    return Status::InvalidArgument("stream '" + o.stream + "' holds the errors of a derived "
+                                   "stream: its records are written by the broker");
+  }
+  if (streams[0].kind != "source") {
+    return Status::InvalidArgument("stream '" + o.stream + "' is derived (" + streams[0].kind +
+                                   "): its records are produced by the broker, not by clients");
   }
   ProducePipeline pipeline(*client, o.stream, kWindow, input.name);
   CallOptions call;

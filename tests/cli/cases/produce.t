@@ -81,7 +81,7 @@ higgins-cli: InvalidArgument: standard input: header: column 'zz' is not in the 
 [exit 1]
 
 $ echo '{"id":"a","data":1}' | higgins-cli --port $PORT produce -s amount --format csv
-higgins-cli: InvalidArgument: standard input: header: quote inside an unquoted field; no records were produced
+higgins-cli: InvalidArgument: standard input: not CSV: the input looks like JSON; use --format json; no records were produced
 [exit 1]
 
 $ printf 'data,id\n' | higgins-cli --port $PORT produce -s amount --format csv
@@ -124,6 +124,25 @@ higgins-cli: InvalidArgument: 'd.arrows': not JSON: the input looks like Arrow I
 $ higgins-cli --port $PORT produce --stream amount --file d.arrow --format csv
 higgins-cli: InvalidArgument: 'd.arrow': not CSV: the input looks like Arrow IPC; use --format arrow; no records were produced
 [exit 1]
+
+# Other inputs that cannot be text are named before anything is sent: gzip, UTF-16.
+# A CSV holding only a UTF-8 byte order mark (an empty sheet saved as "CSV UTF-8") is empty.
+
+$ printf 'id,data\na,1\n' | gzip > orders.csv.gz
+$ higgins-cli --port $PORT produce --stream amount --file orders.csv.gz --format csv
+higgins-cli: InvalidArgument: 'orders.csv.gz': not CSV: the input is gzip-compressed; decompress it first (zcat FILE | higgins-cli produce ...); no records were produced
+[exit 1]
+
+$ printf '\xff\xfei\x00d\x00,\x00d\x00a\x00t\x00a\x00\n\x00' > utf16.csv
+$ higgins-cli --port $PORT produce --stream amount --file utf16.csv --format csv
+higgins-cli: InvalidArgument: 'utf16.csv': not CSV: the input is UTF-16 (it starts with a UTF-16 byte order mark); convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8 FILE); no records were produced
+[exit 1]
+
+$ printf '\xef\xbb\xbf' | higgins-cli --port $PORT produce --stream amount --format csv
+produced 0 records to amount in * s (* records/s) (glob)
+
+$ printf '\xef\xbb\xbfid,data\r\nbom,7\r\n' | higgins-cli --port $PORT produce --stream amount --format csv
+produced 1 record to amount in * s (* records/s) (glob)
 
 $ higgins-cli --port $PORT produce --stream amount --file d.ndjson --format arrow
 higgins-cli: Corruption: 'd.ndjson': not an Arrow IPC stream: expected the continuation marker 0xFFFFFFFF, got 1684611707 (as a pre-0.15 metadata length it exceeds the limit of 16777216 bytes); the input looks like JSON; use --format json; no records were produced
@@ -177,7 +196,7 @@ Run with --help or --help-all for more information.
 
 $ higgins-cli --port $PORT streams amount
 name    kind    schema  partition_key  storage  buckets  partitions  records
-amount  source  amount  id             memory   1        5           19
+amount  source  amount  id             memory   1        6           20
 
 field  type    nullable
 id     string  true
@@ -186,6 +205,7 @@ data   int32   false
 partition  records  latest_offset
 a          4        3
 b          3        2
+bom        1        0
 c          2        1
 d          6        5
 e          4        3

@@ -95,6 +95,10 @@ $ higgins-cli --port $PORT query --stream value_windowed --partition 1 --at-time
 higgins-cli: InvalidArgument: stream 'value_windowed': window streams answer OFFSET and LATEST queries
 [exit 1]
 
+$ echo '{"id":"1","some_data":"s","other_data":"o","i":1}' | higgins-cli --port $PORT produce --stream value_windowed
+higgins-cli: InvalidArgument: stream 'value_windowed' is derived (window): its records are produced by the broker, not by clients
+[exit 1]
+
 # A window stream lists its base's partitions, each counting its windows.
 
 $ higgins-cli --port $PORT streams value_windowed
