@@ -1,11 +1,15 @@
 // `higgins-cli produce`: reads JSON, NDJSON, CSV or Arrow IPC, converts text to Arrow record
 // batches with the stream's schema, and sends them in batches of --batch-rows, pipelined.
+#include <poll.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +23,7 @@
 #include "progress.h"
 #include "record_splitter.h"
 #include "report.h"
+#include "stop_on_signals.h"
 
 namespace higgins::cli {
 namespace {
@@ -30,12 +35,15 @@ constexpr size_t kReadBytes = 1 << 20;
 /// 64 MiB frame limit whatever --batch-rows says.
 constexpr size_t kMaxBatchTextBytes = 16 << 20;
 constexpr size_t kWindow = 8;
+/// How often a blocked read looks at SIGINT / SIGTERM, in ms.
+constexpr int kSignalCheckMs = 200;
 
 struct ProduceOptions {
   std::string stream;
   std::string file = "-";
   std::string format = "json";
   uint64_t batch_rows = 5000;
+  uint64_t linger_ms = 100;
   bool wait_for_derived = false;
 };
 
@@ -47,8 +55,29 @@ struct Input {
   std::string head;              // the first bytes read, for format hints
   uint64_t bytes_read = 0;
 
-  // Reads the next piece (empty at the end of the input).
-  Status Read(std::string* chunk) {
+  // Reads the next piece (empty at the end of the input). With `wait_ms` >= 0, gives up after
+  // that long without input and sets *timed_out (the piece is then empty too). IOError once
+  // SIGINT or SIGTERM asked the command to stop (StopOnSignals).
+  Status Read(std::string* chunk, int wait_ms = -1, bool* timed_out = nullptr) {
+    chunk->clear();
+    if (timed_out != nullptr) *timed_out = false;
+    pollfd ready{fileno(file), POLLIN, 0};
+    for (int waited = 0;;) {
+      if (StopOnSignals::requested()) {
+        return Status::IOError("interrupted (SIGINT or SIGTERM) before the end of " + name);
+      }
+      // Slices of 200 ms at most, so a signal arriving just before poll is seen soon.
+      const int slice = wait_ms < 0 ? kSignalCheckMs : std::min(kSignalCheckMs, wait_ms - waited);
+      const int n = ::poll(&ready, 1, slice);
+      if (n > 0) break;
+      if (n < 0 && errno != EINTR) {
+        return Status::IOError("cannot read " + name + ": " + std::strerror(errno));
+      }
+      if (n == 0 && wait_ms >= 0 && (waited += slice) >= wait_ms) {
+        if (timed_out != nullptr) *timed_out = true;
+        return Status::OK();
+      }
+    }
     HIGGINS_RETURN_IF_ERROR(ReadChunk(file, kReadBytes, chunk).WithContext("cannot read " + name));
     if (head.size() < 64) head.append(*chunk, 0, 64 - head.size());
     bytes_read += chunk->size();
@@ -156,23 +185,31 @@ Status ProduceText(Input& input, std::string first, const arrow::SchemaPtr& sche
     chunk.erase(0, 3);
     if (chunk.empty()) HIGGINS_RETURN_IF_ERROR(input.Read(&chunk));
   }
+  auto send = [&](const Chunk& piece) -> Status {
+    auto batch = csv ? json::ReadCsv(piece.text, schema)
+                     : json::ReadJson(piece.text, schema, json_options);
+    if (!batch.ok()) {
+      return RebaseError(batch.status(), progress.next_row, piece.records, piece.first_byte);
+    }
+    if (batch->num_rows() == 0) return Status::OK();
+    HIGGINS_RETURN_IF_ERROR(pipeline.Send({*batch}, progress.next_row));
+    progress.next_row += static_cast<uint64_t>(batch->num_rows());
+    progress.Update(input);
+    return Status::OK();
+  };
+  // A pipe or a terminal may pause: records complete for --linger-ms are sent without waiting
+  // for a full batch (a regular file is read to its end at once).
+  const bool may_pause = !input.size.has_value();
+  // When the oldest input not yet sent arrived: complete records wait --linger-ms from then at
+  // most, however often more input comes (Kafka's linger.ms).
+  std::optional<std::chrono::steady_clock::time_point> pending_since;
   while (true) {
     if (chunk.empty()) {
       splitter.Finish();
     } else {
       splitter.Append(chunk);
     }
-    while (std::optional<Chunk> piece = splitter.Next()) {
-      auto batch = csv ? json::ReadCsv(piece->text, schema)
-                       : json::ReadJson(piece->text, schema, json_options);
-      if (!batch.ok()) {
-        return RebaseError(batch.status(), progress.next_row, piece->records, piece->first_byte);
-      }
-      if (batch->num_rows() == 0) continue;
-      HIGGINS_RETURN_IF_ERROR(pipeline.Send({*batch}, progress.next_row));
-      progress.next_row += static_cast<uint64_t>(batch->num_rows());
-      progress.Update(input);
-    }
+    while (std::optional<Chunk> piece = splitter.Next()) HIGGINS_RETURN_IF_ERROR(send(*piece));
     if (chunk.empty()) {
       // A CSV header without data rows is still checked against the schema.
       if (csv && progress.next_row == 0 && splitter.header()) {
@@ -186,7 +223,22 @@ Status ProduceText(Input& input, std::string first, const arrow::SchemaPtr& sche
                                        ": a record longer than the limit of " +
                                        std::to_string(kMaxInputBytes >> 20) + " MiB");
     }
-    HIGGINS_RETURN_IF_ERROR(input.Read(&chunk));
+    int wait_ms = -1;
+    if (may_pause && splitter.buffered_bytes() > 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (!pending_since) pending_since = now;
+      const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - *pending_since);
+      wait_ms = static_cast<int>(std::max<int64_t>(0, static_cast<int64_t>(o.linger_ms) - waited.count()));
+    } else {
+      pending_since.reset();
+    }
+    bool paused = false;
+    HIGGINS_RETURN_IF_ERROR(input.Read(&chunk, wait_ms, &paused));
+    if (paused) {
+      if (std::optional<Chunk> piece = splitter.CutComplete()) HIGGINS_RETURN_IF_ERROR(send(*piece));
+      pending_since.reset();  // what is left is one incomplete record, if anything
+      HIGGINS_RETURN_IF_ERROR(input.Read(&chunk));
+    }
   }
 }
 
@@ -343,6 +395,8 @@ Status Produce(const BrokerOptions& broker, const ProduceOptions& o) {
   pipeline.set_call_options(call);
   pipeline.set_partition_key(streams[0].partition_key);
   Progress progress{ProgressLine(input.size)};
+  // Ctrl-C stops reading; what was sent is still waited for and reported. A second one kills.
+  StopOnSignals signals(/*second_signal_kills=*/true);
   Status st = ProduceInput(input, streams[0].schema, o, pipeline, progress);
   // Errors about the input name it (reading errors already do); the broker's do not.
   if (!st.ok() && !pipeline.failed() && st.code() != StatusCode::kIOError) {
@@ -386,6 +440,12 @@ void AddProduceCommand(CLI::App& app, const BrokerOptions* broker, int* exit_cod
   produce->add_option("--batch-rows", o->batch_rows, "Records per produce request")
       ->check(UnsignedInteger())
       ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000}))
+      ->capture_default_str();
+  produce->add_option("--linger-ms", o->linger_ms,
+                      "When the input is a pipe or a terminal: how long complete records wait "
+                      "for more input before they are sent without a full batch")
+      ->check(UnsignedInteger())
+      ->check(CLI::Range(uint64_t{0}, uint64_t{60'000}))
       ->capture_default_str();
   produce->callback([broker, o, exit_code] { Report(Produce(*broker, *o), exit_code); });
 }

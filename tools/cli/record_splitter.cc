@@ -94,26 +94,38 @@ void RecordSplitter::EndLine() {
     }
     ++records_;
   }
+  line_end_ = scanned_;
+  records_to_line_end_ = records_;
   if (records_ > 0 && (records_ >= max_records_ || scanned_ >= max_bytes_)) cut_ = scanned_;
 }
 
-Chunk RecordSplitter::Cut(size_t end) {
+// `end` is a record boundary of buffer_ at or before line_end_ (or buffer_'s end at Finish),
+// and `records` the records before it.
+Chunk RecordSplitter::Cut(size_t end, uint64_t records) {
   Chunk chunk;
   if (header_) chunk.text = *header_;
   chunk.text.append(buffer_, 0, end);
   chunk.first_byte = consumed_;
-  chunk.records = records_;
+  chunk.records = records;
   buffer_.erase(0, end);
   consumed_ += end;
   scanned_ -= end;
-  records_ = 0;
+  records_ -= records;  // a value started after `end` (JSON) stays counted
+  line_end_ = 0;
+  records_to_line_end_ = 0;
   cut_.reset();
   return chunk;
 }
 
+std::optional<Chunk> RecordSplitter::CutComplete() {
+  if (auto full = Next()) return full;
+  if (records_to_line_end_ == 0) return std::nullopt;
+  return Cut(line_end_, records_to_line_end_);
+}
+
 std::optional<Chunk> RecordSplitter::Next() {
   Scan();
-  if (cut_) return Cut(*cut_);
+  if (cut_) return Cut(*cut_, records_);
   if (!finished_ || buffer_.empty()) return std::nullopt;
   // The end of the input: the rest, unless it holds no record at all.
   if (mode_ == SplitMode::kCsv && in_value_ && !in_string_) {
@@ -135,7 +147,7 @@ std::optional<Chunk> RecordSplitter::Next() {
     scanned_ = 0;
     return std::nullopt;
   }
-  return Cut(buffer_.size());
+  return Cut(buffer_.size(), records_);
 }
 
 namespace {

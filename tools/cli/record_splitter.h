@@ -47,6 +47,10 @@ class RecordSplitter {
 
   /// The next full chunk, or nullopt until more input (or Finish()) arrives.
   std::optional<Chunk> Next();
+  /// The next full chunk, else the records complete so far (up to the last line break that ends
+  /// a record), or nullopt when no record is complete: for an input that arrives slowly (a
+  /// pipe), whose records should not wait for a full chunk.
+  std::optional<Chunk> CutComplete();
 
   /// Bytes held that are not yet part of a returned chunk.
   size_t buffered_bytes() const { return buffer_.size(); }
@@ -58,7 +62,7 @@ class RecordSplitter {
   void Scan();
   void StartValue();
   void EndLine();
-  Chunk Cut(size_t end);
+  Chunk Cut(size_t end, uint64_t records);
 
   SplitMode mode_;
   uint64_t max_records_;
@@ -71,6 +75,8 @@ class RecordSplitter {
 
   std::optional<size_t> cut_;  // where the next full chunk ends in buffer_, once found
   uint64_t records_ = 0;       // records in buffer_[0, scanned_)
+  size_t line_end_ = 0;            // in buffer_: after the last line break that ended a record
+  uint64_t records_to_line_end_ = 0;  // records in buffer_[0, line_end_)
 
   // Scanner state at scanned_.
   int depth_ = 0;           // JSON: nesting of {} and []

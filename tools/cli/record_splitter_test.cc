@@ -132,6 +132,56 @@ TEST(RecordSplitter, CsvUnterminatedQuoteReachesTheReader) {
   EXPECT_EQ(chunks[0].text, "id\n\"a\n");
 }
 
+TEST(RecordSplitter, CutCompleteTakesTheRecordsEndedSoFar) {
+  RecordSplitter splitter(SplitMode::kJson, 100, 1 << 20);
+  splitter.Append("{\"a\":");
+  EXPECT_FALSE(splitter.CutComplete());
+  splitter.Append("1}\n{\"a\":2} {\"a\":3}\n{\"a\":");
+  auto first = splitter.CutComplete();
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->text, "{\"a\":1}\n{\"a\":2} {\"a\":3}\n");
+  EXPECT_EQ(first->records, 3u);
+  EXPECT_EQ(first->first_byte, 0u);
+  EXPECT_FALSE(splitter.CutComplete());  // the fourth value is not complete
+  splitter.Append("4}\n");
+  auto second = splitter.CutComplete();
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->text, "{\"a\":4}\n");
+  EXPECT_EQ(second->records, 1u);
+  EXPECT_EQ(second->first_byte, 24u);
+  splitter.Finish();
+  EXPECT_FALSE(splitter.Next());
+}
+
+TEST(RecordSplitter, CutCompleteKeepsAQuotedLineBreakInItsCsvRecord) {
+  RecordSplitter splitter(SplitMode::kCsv, 100, 1 << 20);
+  splitter.Append("id,note\n");
+  EXPECT_FALSE(splitter.CutComplete());  // a header alone holds no record
+  splitter.Append("a,1\nb,\"two\n");
+  auto first = splitter.CutComplete();
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->text, "id,note\na,1\n");
+  EXPECT_EQ(first->records, 1u);
+  EXPECT_FALSE(splitter.CutComplete());
+  splitter.Append("lines\"\n");
+  auto second = splitter.CutComplete();
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->text, "id,note\nb,\"two\nlines\"\n");
+  EXPECT_EQ(second->records, 1u);
+}
+
+TEST(RecordSplitter, CutCompleteGivesAFullChunkFirst) {
+  RecordSplitter splitter(SplitMode::kJson, 2, 1 << 20);
+  splitter.Append("1\n2\n3\n");
+  auto full = splitter.CutComplete();
+  ASSERT_TRUE(full);
+  EXPECT_EQ(full->text, "1\n2\n");
+  auto rest = splitter.CutComplete();
+  ASSERT_TRUE(rest);
+  EXPECT_EQ(rest->text, "3\n");
+  EXPECT_EQ(rest->records, 1u);
+}
+
 TEST(RebaseError, RowNumbersBecomeThoseOfTheWholeInput) {
   Status st = RebaseError(Status::InvalidArgument("row 3, field 'data': bad"), 5000, 10, 0);
   EXPECT_EQ(st, Status::InvalidArgument("row 5003, field 'data': bad"));

@@ -17,6 +17,7 @@
 #include "broker_commands.h"
 #include "records_printer.h"
 #include "report.h"
+#include "stop_on_signals.h"
 #include "subscription_text.h"
 
 namespace higgins::cli {
@@ -36,45 +37,6 @@ struct SubscribeOptions {
   uint64_t batch = 100;
   CLI::Option* count_option = nullptr;
   CLI::Option* subscription_option = nullptr;
-};
-
-volatile std::sig_atomic_t g_stop = 0;
-
-extern "C" void RequestStop(int) {
-  g_stop = 1;
-}
-
-// While it exists, SIGINT and SIGTERM ask the command to stop after the delivery it is
-// printing, and SIGPIPE is ignored (a closed standard output is then a write error, so the
-// command still deletes its subscription); the previous dispositions come back afterwards.
-class StopOnSignals {
- public:
-  StopOnSignals() {
-    g_stop = 0;
-    struct sigaction action {};
-    action.sa_handler = RequestStop;
-    sigemptyset(&action.sa_mask);
-    ::sigaction(SIGINT, &action, &previous_int_);
-    ::sigaction(SIGTERM, &action, &previous_term_);
-    struct sigaction ignore {};
-    ignore.sa_handler = SIG_IGN;
-    sigemptyset(&ignore.sa_mask);
-    ::sigaction(SIGPIPE, &ignore, &previous_pipe_);
-  }
-  ~StopOnSignals() {
-    ::sigaction(SIGINT, &previous_int_, nullptr);
-    ::sigaction(SIGTERM, &previous_term_, nullptr);
-    ::sigaction(SIGPIPE, &previous_pipe_, nullptr);
-  }
-  StopOnSignals(const StopOnSignals&) = delete;
-  StopOnSignals& operator=(const StopOnSignals&) = delete;
-
-  static bool requested() { return g_stop != 0; }
-
- private:
-  struct sigaction previous_int_ {};
-  struct sigaction previous_term_ {};
-  struct sigaction previous_pipe_ {};
 };
 
 // The consuming loop of one subscription on one connection.

@@ -224,3 +224,22 @@ higgins-cli: InvalidArgument: standard input: row 0, field 'id': the partition k
 $ printf '{"id":"%05000d","data":1}\n' 0 | higgins-cli --port $PORT produce --stream amount
 higgins-cli: InvalidArgument: standard input: row 0, field 'id': the partition key has 5000 bytes, more than the limit of 4096; no records were produced
 [exit 1]
+
+# From a pipe or a terminal, complete records are sent once they have waited --linger-ms (100 by
+# default), without waiting for a full batch: the query in the middle sees the first record
+# while the input is still open.
+
+$ (echo '{"id":"slow","data":1}'; sleep 2; higgins-cli --port $PORT query --stream amount --partition slow --latest --output ndjson | cut -c1-12 >&2; sleep 0.2) | higgins-cli --port $PORT produce --stream amount
+{"offset":0,
+produced 1 record to amount in * s (* records/s) (glob)
+
+# Ctrl-C (SIGINT) stops reading; what was sent is still acknowledged and counted.
+
+$ (for i in $(seq 1 100); do echo "{\"id\":\"int\",\"data\":$i}"; sleep 0.05; done) | higgins-cli --port $PORT produce --stream amount 2> int.err & producer=$!; sleep 1.5; kill -INT $producer; wait $producer; echo "exit $?"
+exit 1
+
+$ sed -E 's/[0-9]+ records/N records/' int.err
+higgins-cli: IOError: interrupted (SIGINT or SIGTERM) before the end of standard input; N records were produced before the error and stay committed
+
+$ test "$(grep -oE '[0-9]+ records' int.err | cut -d' ' -f1)" = "$(higgins-cli --port $PORT query --stream amount --partition int --from 0 --output ndjson | wc -l)" && echo same
+same
