@@ -104,12 +104,14 @@ std::string NotTextReason(std::string_view head, std::string_view format) {
   const std::string what = format == "csv" ? "not CSV: " : "not JSON: ";
   if (LooksLikeArrow(head)) return what + "the input looks like Arrow IPC; use --format arrow";
   if (head.starts_with("\x1F\x8B")) {
-    return what + "the input is gzip-compressed; decompress it first (zcat FILE | higgins-cli "
-                  "produce ...)";
+    return what +
+           "the input is gzip-compressed; decompress it first (zcat FILE | higgins-cli "
+           "produce ...)";
   }
   if (head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF")) {
-    return what + "the input is UTF-16 (it starts with a UTF-16 byte order mark); convert it to "
-                  "UTF-8 first (iconv -f UTF-16 -t UTF-8 FILE)";
+    return what +
+           "the input is UTF-16 (it starts with a UTF-16 byte order mark); convert it to "
+           "UTF-8 first (iconv -f UTF-16 -t UTF-8 FILE)";
   }
   if (format == "csv") {
     const size_t at = head.find_first_not_of(" \t\r\n", head.starts_with("\xEF\xBB\xBF") ? 3 : 0);
@@ -136,7 +138,7 @@ std::string TextHint(std::string_view head) {
 std::string CsvHint(std::string_view text) {
   const std::string_view line = text.substr(0, text.find('\n'));
   return line.find(',') != std::string_view::npos ? "; the input looks like CSV; use --format csv"
-                                                   : "";
+                                                  : "";
 }
 
 // Sends a batch of rows already numbered in the input, slicing it to --batch-rows.
@@ -186,8 +188,8 @@ Status ProduceText(Input& input, std::string first, const arrow::SchemaPtr& sche
     if (chunk.empty()) HIGGINS_RETURN_IF_ERROR(input.Read(&chunk));
   }
   auto send = [&](const Chunk& piece) -> Status {
-    auto batch = csv ? json::ReadCsv(piece.text, schema)
-                     : json::ReadJson(piece.text, schema, json_options);
+    auto batch =
+        csv ? json::ReadCsv(piece.text, schema) : json::ReadJson(piece.text, schema, json_options);
     if (!batch.ok()) {
       return RebaseError(batch.status(), progress.next_row, piece.records, piece.first_byte);
     }
@@ -227,15 +229,18 @@ Status ProduceText(Input& input, std::string first, const arrow::SchemaPtr& sche
     if (may_pause && splitter.buffered_bytes() > 0) {
       const auto now = std::chrono::steady_clock::now();
       if (!pending_since) pending_since = now;
-      const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - *pending_since);
-      wait_ms = static_cast<int>(std::max<int64_t>(0, static_cast<int64_t>(o.linger_ms) - waited.count()));
+      const auto waited =
+          std::chrono::duration_cast<std::chrono::milliseconds>(now - *pending_since);
+      wait_ms = static_cast<int>(
+          std::max<int64_t>(0, static_cast<int64_t>(o.linger_ms) - waited.count()));
     } else {
       pending_since.reset();
     }
     bool paused = false;
     HIGGINS_RETURN_IF_ERROR(input.Read(&chunk, wait_ms, &paused));
     if (paused) {
-      if (std::optional<Chunk> piece = splitter.CutComplete()) HIGGINS_RETURN_IF_ERROR(send(*piece));
+      if (std::optional<Chunk> piece = splitter.CutComplete())
+        HIGGINS_RETURN_IF_ERROR(send(*piece));
       pending_since.reset();  // what is left is one incomplete record, if anything
       HIGGINS_RETURN_IF_ERROR(input.Read(&chunk));
     }
@@ -382,7 +387,8 @@ Status Produce(const BrokerOptions& broker, const ProduceOptions& o) {
   }
   // Refused by the broker too, but only once the first batch was converted.
   if (streams[0].kind == "errors") {
-    return Status::InvalidArgument("stream '" + o.stream + "' holds the errors of a derived "
+    return Status::InvalidArgument("stream '" + o.stream +
+                                   "' holds the errors of a derived "
                                    "stream: its records are written by the broker");
   }
   if (streams[0].kind != "source") {
@@ -441,9 +447,10 @@ void AddProduceCommand(CLI::App& app, const BrokerOptions* broker, int* exit_cod
       ->check(UnsignedInteger())
       ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000}))
       ->capture_default_str();
-  produce->add_option("--linger-ms", o->linger_ms,
-                      "When the input is a pipe or a terminal: how long complete records wait "
-                      "for more input before they are sent without a full batch")
+  produce
+      ->add_option("--linger-ms", o->linger_ms,
+                   "When the input is a pipe or a terminal: how long complete records wait "
+                   "for more input before they are sent without a full batch")
       ->check(UnsignedInteger())
       ->check(CLI::Range(uint64_t{0}, uint64_t{60'000}))
       ->capture_default_str();

@@ -73,9 +73,9 @@ class RecordSplitter {
   bool finished_ = false;
   std::optional<std::string> header_;  // CSV: the header line, once complete
 
-  std::optional<size_t> cut_;  // where the next full chunk ends in buffer_, once found
-  uint64_t records_ = 0;       // records in buffer_[0, scanned_)
-  size_t line_end_ = 0;            // in buffer_: after the last line break that ended a record
+  std::optional<size_t> cut_;         // where the next full chunk ends in buffer_, once found
+  uint64_t records_ = 0;              // records in buffer_[0, scanned_)
+  size_t line_end_ = 0;               // in buffer_: after the last line break that ended a record
   uint64_t records_to_line_end_ = 0;  // records in buffer_[0, line_end_)
 
   // Scanner state at scanned_.
