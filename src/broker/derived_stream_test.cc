@@ -421,14 +421,7 @@ TEST_F(DerivedStreamTest, ManyBadRecordsSpreadThroughABatchFailOnlyThemselves) {
   // 22 bad records among 500 in 25 partitions (one request): isolating them takes far more
   // calls than a fixed budget of 64 would allow, and the good records must not fail with them.
   Upload();
-  Configure(std::string(kAmount) + std::string(kDoubled) + R"toml(
-[streams.total]
-base = "amount"
-type = "reduce"
-partition_key = "id"
-schema = "amount"
-fn = "sum"
-)toml");
+  Configure(std::string(kAmount) + std::string(kDoubled) + std::string(kTotal));
   fail_value_ = 13;
   fail_sum_value_ = 13;
   constexpr int kKeys = 25;
