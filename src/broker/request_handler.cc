@@ -374,21 +374,9 @@ Message RequestHandler::GetIndex(const Message& request) {
                                      " bytes; ask for fewer records"));
       break;
     }
-    higgins::wire::Record* record = response->add_records();
-    record->set_data(*std::move(data));
-    record->set_stream(index.stream());
-    record->set_partition(protocol::EncodePartitionName(*key));
-    record->set_offset(window ? window->window : rows->first_offset);
-    record->set_count(static_cast<uint64_t>(rows->batch.num_rows()));
-    for (int64_t t : rows->timestamps_ms) record->add_timestamps(static_cast<uint64_t>(t));
-    if (window) {
-      higgins::wire::WindowBounds* bounds = record->mutable_window();
-      bounds->set_closed(window->closed);
-      bounds->set_by_time(window->by_time);
-      bounds->set_start(window->start);
-      bounds->set_end(window->end);
-      bounds->set_first_offset(rows->first_offset);
-    }
+    FillRecord(response->add_records(), *std::move(data), index.stream(), *key,
+               window ? window->window : rows->first_offset, *rows,
+               window ? &*window : nullptr);
   }
   if (!errors.empty()) {
     errors.pop_back();

@@ -138,21 +138,10 @@ Result<std::vector<Message>> SubscriptionRequests::PushMessages(const Subscripti
   const QueryRows& rows = push.records.rows;
   HIGGINS_ASSIGN_OR_RETURN(std::string data, EncodeIpc(rows.batch.schema(), &rows.batch));
   higgins::wire::Record* record = body->add_records();
-  record->set_data(std::move(data));
-  record->set_stream(push.stream);
-  record->set_partition(protocol::EncodePartitionName(push.key));
-  record->set_offset(push.records.offset);
-  record->set_count(static_cast<uint64_t>(rows.batch.num_rows()));
-  for (int64_t t : rows.timestamps_ms) record->add_timestamps(static_cast<uint64_t>(t));
+  const auto& window = push.records.window;
+  FillRecord(record, std::move(data), push.stream, push.key, push.records.offset, rows,
+             window ? &*window : nullptr);
   record->set_redelivered(push.redelivered);
-  if (const auto& window = push.records.window) {
-    higgins::wire::WindowBounds* bounds = record->mutable_window();
-    bounds->set_closed(window->closed);
-    bounds->set_by_time(window->by_time);
-    bounds->set_start(window->start);
-    bounds->set_end(window->end);
-    bounds->set_first_offset(rows.first_offset);
-  }
   if (m.ByteSizeLong() <= max_bytes) return std::vector<Message>{std::move(m)};
   const int64_t n = rows.batch.num_rows();
   if (n <= 1 || push.records.window) {
