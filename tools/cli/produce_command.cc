@@ -204,7 +204,8 @@ Status ProduceText(Input& input, std::string first, const arrow::SchemaPtr& sche
   const bool may_pause = !input.size.has_value();
   // When the oldest input not yet sent arrived: complete records wait --linger-ms from then at
   // most, however often more input comes (Kafka's linger.ms).
-  std::optional<std::chrono::steady_clock::time_point> pending_since;
+  std::chrono::steady_clock::time_point pending_since{};
+  bool pending = false;
   while (true) {
     if (chunk.empty()) {
       splitter.Finish();
@@ -228,20 +229,23 @@ Status ProduceText(Input& input, std::string first, const arrow::SchemaPtr& sche
     int wait_ms = -1;
     if (may_pause && splitter.buffered_bytes() > 0) {
       const auto now = std::chrono::steady_clock::now();
-      if (!pending_since) pending_since = now;
+      if (!pending) {
+        pending = true;
+        pending_since = now;
+      }
       const auto waited =
-          std::chrono::duration_cast<std::chrono::milliseconds>(now - *pending_since);
+          std::chrono::duration_cast<std::chrono::milliseconds>(now - pending_since);
       wait_ms = static_cast<int>(
           std::max<int64_t>(0, static_cast<int64_t>(o.linger_ms) - waited.count()));
     } else {
-      pending_since.reset();
+      pending = false;
     }
     bool paused = false;
     HIGGINS_RETURN_IF_ERROR(input.Read(&chunk, wait_ms, &paused));
     if (paused) {
       if (std::optional<Chunk> piece = splitter.CutComplete())
         HIGGINS_RETURN_IF_ERROR(send(*piece));
-      pending_since.reset();  // what is left is one incomplete record, if anything
+      pending = false;  // what is left is one incomplete record, if anything
       HIGGINS_RETURN_IF_ERROR(input.Read(&chunk));
     }
   }
