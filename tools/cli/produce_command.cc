@@ -98,6 +98,11 @@ bool LooksLikeArrow(std::string_view head) {
          head.starts_with("\xFF\xFF\xFF\xFF");
 }
 
+// Where the text's first record byte is: after a UTF-8 byte order mark and blanks (npos if none).
+size_t FirstTextByte(std::string_view text) {
+  return text.find_first_not_of(" \t\r\n", text.starts_with("\xEF\xBB\xBF") ? 3 : 0);
+}
+
 // Why an input cannot be text of the given format (json, ndjson or csv), or "" when it may be:
 // Arrow IPC, gzip, UTF-16, or JSON given as CSV. Decided on the first bytes alone.
 std::string NotTextReason(std::string_view head, std::string_view format) {
@@ -114,7 +119,7 @@ std::string NotTextReason(std::string_view head, std::string_view format) {
            "UTF-8 first (iconv -f UTF-16 -t UTF-8 FILE)";
   }
   if (format == "csv") {
-    const size_t at = head.find_first_not_of(" \t\r\n", head.starts_with("\xEF\xBB\xBF") ? 3 : 0);
+    const size_t at = FirstTextByte(head);
     if (at != std::string_view::npos && (head[at] == '{' || head[at] == '[')) {
       return what + "the input looks like JSON; use --format json";
     }
@@ -358,14 +363,13 @@ Status ProduceInput(Input& input, const arrow::SchemaPtr& schema, const ProduceO
     return Status::InvalidArgument(reason);
   }
   if (o.format == "json") {
-    size_t start = first.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // a UTF-8 byte order mark
-    while (first.find_first_not_of(" \t\r\n", start) == std::string::npos) {
+    while (FirstTextByte(first) == std::string::npos) {
       std::string more;
       HIGGINS_RETURN_IF_ERROR(input.Read(&more));
       if (more.empty()) break;
       first += more;
     }
-    const size_t at = first.find_first_not_of(" \t\r\n", start);
+    const size_t at = FirstTextByte(first);
     if (at != std::string::npos && first[at] != '{' && first[at] != '[') {
       return Status::InvalidArgument(std::string("not JSON: records are JSON objects, and the "
                                                  "input starts with '") +
