@@ -45,12 +45,14 @@ Result<std::unique_ptr<FileBucketLog>> FileBucketLog::Open(std::string directory
                                                            uint64_t stream_id, uint32_t bucket,
                                                            arrow::SchemaPtr schema,
                                                            uint64_t segment_bytes,
-                                                           uint64_t durable_sequence) {
+                                                           uint64_t durable_sequence,
+                                                           uint64_t first_sequence) {
   std::unique_ptr<FileBucketLog> log(
       new FileBucketLog(std::move(directory), stream_id, bucket, std::move(schema), segment_bytes));
   HIGGINS_RETURN_IF_ERROR(log->ipc_writer_.status());
   log->schema_message_ = log->ipc_writer_.TakeBytes();
   log->durable_sequence_ = durable_sequence;
+  log->next_sequence_.store(first_sequence, std::memory_order_relaxed);
   HIGGINS_RETURN_IF_ERROR(log->Recover());
   return log;
 }
@@ -136,6 +138,41 @@ Status FileBucketLog::StartSegment() {
   std::unique_lock lock(mutex_);
   segments_.emplace(tail_->base_sequence, std::move(segment));
   return Status::OK();
+}
+
+Status FileBucketLog::Roll() {
+  HIGGINS_RETURN_IF_ERROR(failed_);
+  if (tail_ == nullptr || tail_entries_ == 0) return Status::OK();
+  HIGGINS_RETURN_IF_ERROR(Sync());
+  tail_ = nullptr;
+  tail_writer_.reset();
+  tail_entries_ = 0;
+  return Status::OK();
+}
+
+Status FileBucketLog::ReleaseSegment(uint64_t base_sequence) {
+  std::string path;
+  {
+    std::unique_lock lock(mutex_);
+    auto it = segments_.find(base_sequence);
+    if (it == segments_.end() || it != segments_.begin() || it->second.get() == tail_) {
+      return Status::InvalidArgument("segment " + std::to_string(base_sequence) + " of " +
+                                     directory_ + " is not the oldest sealed segment");
+    }
+    path = it->second->path;
+    auto end = std::find_if(entries_.begin(), entries_.end(), [&](const EntryInfo& e) {
+      return e.location.segment != base_sequence;
+    });
+    entries_.erase(entries_.begin(), end);
+    segments_.erase(it);  // closes the file
+  }
+  if (::unlink(path.c_str()) != 0) return ErrnoError("remove", path, errno);
+  return SyncDirectory(directory_);
+}
+
+std::vector<EntryInfo> FileBucketLog::entries() const {
+  std::shared_lock lock(mutex_);
+  return entries_;
 }
 
 Result<arrow::RecordBatch> FileBucketLog::Read(const EntryLocation& location) const {

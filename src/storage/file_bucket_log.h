@@ -33,7 +33,8 @@ class FileBucketLog final : public BucketLog {
   static Result<std::unique_ptr<FileBucketLog>> Open(std::string directory, uint64_t stream_id,
                                                      uint32_t bucket, arrow::SchemaPtr schema,
                                                      uint64_t segment_bytes,
-                                                     uint64_t durable_sequence = 0);
+                                                     uint64_t durable_sequence = 0,
+                                                     uint64_t first_sequence = 0);
   ~FileBucketLog() override;
 
   Result<EntryInfo> Append(const arrow::RecordBatch& batch, int64_t timestamp_ms) override;
@@ -43,6 +44,21 @@ class FileBucketLog final : public BucketLog {
       uint64_t from_sequence,
       const std::function<Status(const EntryInfo&, const arrow::RecordBatch&)>& fn) const override;
   uint64_t next_sequence() const override { return next_sequence_.load(std::memory_order_acquire); }
+
+  // For a log whose older segments move elsewhere (the s3 storage's local write-ahead log).
+  // `first_sequence` given to Open is where the folder's first segment must start (0 for a
+  // log that keeps everything).
+
+  /// Seals the newest segment: fdatasyncs it, and the next Append starts a new one. Nothing to
+  /// do when it holds no entry. Writer thread only.
+  Status Roll();
+  /// Removes the oldest segment, which must be sealed (not the one being appended to): its
+  /// entries leave the entry list, the file is unlinked and the folder fsynced. The caller
+  /// guarantees no Read of that segment runs concurrently. May run beside the writer thread.
+  /// Errors: InvalidArgument for another segment, IOError.
+  Status ReleaseSegment(uint64_t base_sequence);
+  /// A copy of the entry list (sequence order).
+  std::vector<EntryInfo> entries() const;
 
  private:
   /// One segment file. Never removed while the log is open, so pointers to it stay valid.
@@ -54,6 +70,7 @@ class FileBucketLog final : public BucketLog {
 
   FileBucketLog(std::string directory, uint64_t stream_id, uint32_t bucket, arrow::SchemaPtr schema,
                 uint64_t segment_bytes);
+
 
   /// Scans every segment, cuts the newest one's damaged tail, rebuilds entries_.
   Status Recover();

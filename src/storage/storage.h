@@ -83,7 +83,18 @@ class Storage {
 
   /// True when an appended-and-synced entry survives a process or machine crash.
   virtual bool durable() const = 0;
+
+  /// Whether appends are accepted now, asked before a commit appends anything, so that a
+  /// refusal leaves every log as it was. OK unless the storage has reached an explicit limit:
+  /// ResourceExhausted (s3 storage: `local_limit_bytes` of records wait for upload).
+  virtual Status CheckAppend() const { return Status::OK(); }
 };
+
+/// What BucketLog::Sync returns when the entries are durable in a local log but a storage that
+/// acknowledges only after upload could not confirm the upload in time: the entries stay, will
+/// be uploaded, and are visible to readers; the caller must not report them acknowledged.
+/// Code DeadlineExceeded.
+bool IsUploadPending(const Status& status);
 
 /// Storage that keeps batches in memory: nothing survives a restart.
 std::unique_ptr<Storage> MakeMemoryStorage();

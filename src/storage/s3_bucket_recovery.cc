@@ -1,0 +1,144 @@
+// S3BucketCore::Open: rebuilds a bucket from its objects and its local log after a restart
+// (docs/storage-format.md, "Segment objects").
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <set>
+
+#include "storage/file_util.h"
+#include "storage/s3_bucket_log.h"
+#include "storage/segment.h"
+
+namespace higgins::storage {
+namespace {
+
+Result<SegmentObjectInfo> ReadFooter(s3::ObjectStore& store, const s3::ObjectInfo& object,
+                                     const arrow::Schema& schema, uint64_t stream_id,
+                                     uint32_t bucket, uint64_t base) {
+  if (object.size < kObjectTrailerSize + 8) {
+    return Status::Corruption(object.key + ": " + std::to_string(object.size) +
+                              " bytes is too small for an Arrow IPC file");
+  }
+  HIGGINS_ASSIGN_OR_RETURN(Buffer trailer, store.Get(object.key, object.size - kObjectTrailerSize,
+                                                     kObjectTrailerSize));
+  auto length = DecodeObjectTrailer(trailer.span(), object.size);
+  if (!length.ok()) return Status::Corruption(object.key + ": " + length.status().message());
+  HIGGINS_ASSIGN_OR_RETURN(
+      Buffer footer, store.Get(object.key, object.size - kObjectTrailerSize - *length, *length));
+  return DecodeSegmentObjectFooter(footer.span(), schema, stream_id, bucket, base, object.size);
+}
+
+}  // namespace
+
+Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(std::shared_ptr<S3Shared> shared,
+                                                         std::string local_directory,
+                                                         uint64_t stream_id, uint32_t bucket,
+                                                         arrow::SchemaPtr schema,
+                                                         uint64_t durable_sequence) {
+  std::shared_ptr<S3BucketCore> core(new S3BucketCore(shared, stream_id, bucket, schema));
+  const std::string where = "storage '" + shared->options.name + "', stream " +
+                            std::to_string(stream_id) + " bucket " + std::to_string(bucket);
+  // 1. The uploaded segments, contiguous from sequence 0.
+  const std::string prefix =
+      shared->options.prefix + std::to_string(stream_id) + "/" + std::to_string(bucket) + "/";
+  auto listed = shared->store->List(prefix);
+  if (!listed.ok()) {
+    return Status(listed.status().code(),
+                  where + ": listing the objects failed: " + listed.status().message());
+  }
+  std::vector<std::pair<uint64_t, s3::ObjectInfo>> objects;
+  for (const s3::ObjectInfo& object : *listed) {
+    const std::string_view name = std::string_view(object.key).substr(prefix.size());
+    if (auto base = ParseSegmentObjectName(name)) objects.emplace_back(*base, object);
+  }
+  std::sort(objects.begin(), objects.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  uint64_t remote_end = 0;
+  std::set<uint64_t> remote_bases;
+  for (const auto& [base, object] : objects) {
+    if (base != remote_end) {
+      return Status::Corruption(where + ": object " + object.key + " starts at sequence " +
+                                std::to_string(base) + " but the objects before it end at " +
+                                std::to_string(remote_end));
+    }
+    auto info = ReadFooter(*shared->store, object, *schema, stream_id, bucket, base);
+    if (!info.ok()) {
+      return Status(info.status().code(), where + ": " + info.status().message());
+    }
+    Segment segment;
+    segment.base = base;
+    segment.end = info->end_sequence();
+    segment.entries = static_cast<uint32_t>(info->entries.size());
+    segment.sealed = segment.remote = segment.released = true;
+    core->segments_[base] = segment;
+    for (const ObjectEntry& e : info->entries) {
+      Entry entry;
+      entry.info = {e.base_sequence, e.row_count, e.timestamp_ms, {base, e.base_sequence, e.row_count}};
+      entry.block = e.block;
+      core->entries_.push_back(entry);
+    }
+    remote_bases.insert(base);
+    remote_end = segment.end;
+  }
+  // 2. Local segments an earlier process uploaded but had not yet removed.
+  HIGGINS_RETURN_IF_ERROR(CreateDirectories(local_directory));
+  HIGGINS_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDirectory(local_directory));
+  bool removed = false;
+  for (const std::string& name : names) {
+    auto base = ParseSegmentFileName(name);
+    if (!base || *base >= remote_end) continue;
+    const std::string path = local_directory + "/" + name;
+    if (remote_bases.count(*base) == 0) {
+      return Status::Corruption(where + ": local segment " + path + " starts at sequence " +
+                                std::to_string(*base) +
+                                ", inside the uploaded objects but at none of their starts");
+    }
+    spdlog::info("storage '{}': removing {}, already uploaded", shared->options.name, path);
+    if (::unlink(path.c_str()) != 0) return ErrnoError("remove", path, errno);
+    removed = true;
+  }
+  if (removed) HIGGINS_RETURN_IF_ERROR(SyncDirectory(local_directory));
+  // 3. The local log, from where the objects end.
+  HIGGINS_ASSIGN_OR_RETURN(
+      core->wal_, FileBucketLog::Open(local_directory, stream_id, bucket, schema,
+                                      shared->options.segment_bytes, durable_sequence, remote_end));
+  const auto now = std::chrono::steady_clock::now();
+  uint64_t pending = 0;
+  for (const EntryInfo& local : core->wal_->entries()) {
+    const uint64_t base = local.location.segment;
+    Segment& segment = core->segments_[base];
+    if (segment.entries == 0) {
+      segment.base = base;
+      segment.first_append = now;
+    }
+    segment.end = local.base_sequence + local.row_count;
+    segment.entries += 1;
+    segment.local_bytes += local.location.size;
+    pending += local.location.size;
+    Entry entry;
+    entry.info = local;
+    entry.info.location = {base, local.base_sequence, local.row_count};
+    entry.local = local.location;
+    core->entries_.push_back(entry);
+  }
+  // Every local segment but the newest is complete; the newest is appended to again.
+  for (auto it = core->segments_.begin(); it != core->segments_.end(); ++it) {
+    if (it->second.remote) continue;
+    if (std::next(it) == core->segments_.end()) {
+      core->has_tail_ = true;
+      core->tail_base_ = it->first;
+    } else {
+      it->second.sealed = true;
+    }
+  }
+  shared->pending_local_bytes.fetch_add(pending);
+  if (pending > 0) {
+    spdlog::info("{}: {} bytes in the local log wait for upload", where, pending);
+    shared->Wake();
+  }
+  return core;
+}
+
+}  // namespace higgins::storage

@@ -1,0 +1,175 @@
+// Storage in object storage: the s3 storage, its bucket log handles and its uploader thread.
+#include "storage/s3_storage.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "storage/file_util.h"
+#include "storage/s3_bucket_log.h"
+
+namespace higgins::storage {
+namespace {
+
+/// The bucket log handed to the broker: forwards to its core; closing it takes the core out
+/// of the uploader's rounds.
+class S3BucketLog final : public BucketLog {
+ public:
+  S3BucketLog(std::shared_ptr<S3BucketCore> core, std::function<void()> on_close)
+      : core_(std::move(core)), on_close_(std::move(on_close)) {}
+  ~S3BucketLog() override {
+    on_close_();
+    core_->Close();
+  }
+
+  Result<EntryInfo> Append(const arrow::RecordBatch& batch, int64_t timestamp_ms) override {
+    return core_->Append(batch, timestamp_ms);
+  }
+  Status Sync() override { return core_->Sync(); }
+  Result<arrow::RecordBatch> Read(const EntryLocation& location) const override {
+    return core_->Read(location);
+  }
+  Status Scan(uint64_t from_sequence,
+              const std::function<Status(const EntryInfo&, const arrow::RecordBatch&)>& fn)
+      const override {
+    return core_->Scan(from_sequence, fn);
+  }
+  uint64_t next_sequence() const override { return core_->next_sequence(); }
+
+ private:
+  std::shared_ptr<S3BucketCore> core_;
+  std::function<void()> on_close_;
+};
+
+class S3Storage final : public Storage {
+ public:
+  S3Storage(std::string directory, std::shared_ptr<S3Shared> shared)
+      : directory_(std::move(directory)), shared_(std::move(shared)) {
+    uploader_ = std::thread([this] { RunUploader(); });
+  }
+
+  ~S3Storage() override {
+    {
+      std::lock_guard lock(shared_->wake_mu);
+      stopping_ = true;
+    }
+    shared_->wake_cv.notify_one();
+    uploader_.join();
+  }
+
+  Result<std::unique_ptr<BucketLog>> OpenBucket(uint64_t stream_id, uint32_t bucket,
+                                                arrow::SchemaPtr schema,
+                                                uint64_t durable_sequence) override {
+    const std::string path = directory_ + "/" + std::to_string(stream_id) + "/" +
+                             std::to_string(bucket);
+    HIGGINS_ASSIGN_OR_RETURN(std::shared_ptr<S3BucketCore> core,
+                             S3BucketCore::Open(shared_, path, stream_id, bucket,
+                                                std::move(schema), durable_sequence));
+    {
+      std::lock_guard lock(shared_->buckets_mu);
+      shared_->buckets.push_back(core);
+    }
+    // The handle may outlive this storage object: it holds the shared state, not `this`.
+    S3BucketCore* raw = core.get();
+    return std::unique_ptr<BucketLog>(
+        std::make_unique<S3BucketLog>(core, [shared = shared_, raw] {
+          std::lock_guard lock(shared->buckets_mu);
+          std::erase_if(shared->buckets, [raw](const auto& b) { return b.get() == raw; });
+        }));
+  }
+
+  Status DropStream(uint64_t stream_id) override {
+    const std::string prefix = shared_->options.prefix + std::to_string(stream_id) + "/";
+    HIGGINS_ASSIGN_OR_RETURN(std::vector<s3::ObjectInfo> objects, shared_->store->List(prefix));
+    for (const s3::ObjectInfo& object : objects) {
+      HIGGINS_RETURN_IF_ERROR(shared_->store->Delete(object.key));
+    }
+    shared_->cache.EraseWithPrefix(prefix);
+    HIGGINS_RETURN_IF_ERROR(RemoveTree(directory_ + "/" + std::to_string(stream_id)));
+    return SyncDirectory(directory_);
+  }
+
+  bool durable() const override { return true; }
+
+  Status CheckAppend() const override {
+    const uint64_t pending = shared_->pending_local_bytes.load();
+    if (pending < shared_->options.local_limit_bytes) return Status::OK();
+    Status cause = shared_->upload_error();
+    return Status::ResourceExhausted(
+        "storage '" + shared_->options.name + "': " + std::to_string(pending) +
+        " bytes of records wait for upload to object storage, at the local limit "
+        "(local_limit_bytes = " +
+        std::to_string(shared_->options.local_limit_bytes) +
+        "); nothing was written, retry once uploads catch up" +
+        (cause.ok() ? std::string() : ". Last upload error: " + cause.ToString()));
+  }
+
+  S3StorageStats stats() const {
+    S3StorageStats s;
+    s.uploaded_objects = shared_->uploaded_objects.load();
+    s.uploaded_bytes = shared_->uploaded_bytes.load();
+    s.failed_uploads = shared_->failed_uploads.load();
+    s.pending_local_bytes = shared_->pending_local_bytes.load();
+    s.remote_reads = shared_->remote_reads.load();
+    s.cache_hits = shared_->cache.hits();
+    return s;
+  }
+
+ private:
+  void RunUploader() {
+    const auto tick = std::clamp(shared_->options.segment_max_age / 4,
+                                 std::chrono::milliseconds(10), std::chrono::milliseconds(500));
+    while (true) {
+      {
+        std::unique_lock lock(shared_->wake_mu);
+        shared_->wake_cv.wait_for(lock, tick, [&] { return shared_->wake || stopping_; });
+        if (stopping_) return;
+        shared_->wake = false;
+      }
+      std::vector<std::shared_ptr<S3BucketCore>> buckets;
+      {
+        std::lock_guard lock(shared_->buckets_mu);
+        buckets = shared_->buckets;
+      }
+      for (const auto& bucket : buckets) bucket->UploadTick(std::chrono::steady_clock::now());
+    }
+  }
+
+  const std::string directory_;
+  const std::shared_ptr<S3Shared> shared_;
+  bool stopping_ = false;  // guarded by shared_->wake_mu
+  std::thread uploader_;
+};
+
+}  // namespace
+
+bool IsUploadPending(const Status& status) {
+  return status.code() == StatusCode::kDeadlineExceeded;
+}
+
+Result<std::unique_ptr<Storage>> MakeS3Storage(const std::string& directory,
+                                               std::shared_ptr<s3::ObjectStore> store,
+                                               S3StorageOptions options) {
+  if (directory.empty()) return Status::InvalidArgument("s3 storage needs a local directory");
+  if (store == nullptr) return Status::InvalidArgument("s3 storage needs an object store");
+  if (options.segment_bytes == 0 || options.segment_max_entries == 0 ||
+      options.segment_max_age.count() <= 0) {
+    return Status::InvalidArgument("storage '" + options.name +
+                                   "': segment_bytes, segment_max_entries and "
+                                   "segment_max_age_ms must be positive");
+  }
+  if (!options.prefix.empty() && options.prefix.back() != '/') options.prefix += '/';
+  std::string path = directory;
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  HIGGINS_RETURN_IF_ERROR(CreateDirectories(path));
+  auto shared = std::make_shared<S3Shared>(std::move(store), std::move(options));
+  return std::unique_ptr<Storage>(std::make_unique<S3Storage>(std::move(path), std::move(shared)));
+}
+
+S3StorageStats GetS3StorageStats(const Storage& storage) {
+  if (const auto* s3 = dynamic_cast<const S3Storage*>(&storage)) return s3->stats();
+  return {};
+}
+
+}  // namespace higgins::storage

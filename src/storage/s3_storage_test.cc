@@ -1,0 +1,300 @@
+// The s3 storage over an in-memory object store: upload, release, restart, outages, limits.
+// The real S3 server is exercised in tests/s3 (a broker on loopback against s3rver).
+#include "storage/s3_storage.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "higgins/arrow/ipc/reader.h"
+#include "storage/segment_object.h"
+#include "storage/storage_test_util.h"
+
+namespace higgins::storage {
+namespace {
+
+using testing::RecordBatchOf;
+using testing::RecordSchema;
+using testing::TempDir;
+
+S3StorageOptions SmallSegments() {
+  S3StorageOptions o;
+  o.name = "objects";
+  o.prefix = "data";
+  o.segment_bytes = 4096;            // a few entries of 10 x 100 bytes each
+  o.segment_max_age = std::chrono::hours(1);
+  o.retry_base = std::chrono::milliseconds(1);
+  o.retry_max = std::chrono::milliseconds(5);
+  return o;
+}
+
+template <typename F>
+bool WaitFor(F condition, std::chrono::milliseconds limit = std::chrono::milliseconds(5000)) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return condition();
+}
+
+int64_t FirstSeq(const arrow::RecordBatch& batch) {
+  return batch.column(0).Value<int64_t>(0);
+}
+
+class S3StorageTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<Storage> Make(S3StorageOptions options = SmallSegments()) {
+    auto storage = MakeS3Storage(dir_.path() + "/wal", store_, options);
+    EXPECT_TRUE(storage.ok()) << storage.status().ToString();
+    return storage.ok() ? *std::move(storage) : nullptr;
+  }
+
+  std::vector<EntryInfo> AppendEntries(BucketLog& log, int count, int64_t first_seq = 0) {
+    std::vector<EntryInfo> entries;
+    for (int i = 0; i < count; ++i) {
+      auto entry = log.Append(RecordBatchOf(10, first_seq + 10 * i), 1000 + i);
+      EXPECT_TRUE(entry.ok()) << entry.status().ToString();
+      entries.push_back(*entry);
+    }
+    EXPECT_TRUE(log.Sync().ok());
+    return entries;
+  }
+
+  size_t ObjectCount() {
+    auto listed = store_->List("data/");
+    return listed.ok() ? listed->size() : 0;
+  }
+
+  TempDir dir_;
+  std::shared_ptr<s3::MemoryObjectStore> store_ = std::make_shared<s3::MemoryObjectStore>();
+};
+
+TEST_F(S3StorageTest, SealedSegmentsAreUploadedAsArrowFilesAndReadBackFromTheStore) {
+  auto storage = Make();
+  auto log = storage->OpenBucket(7, 2, RecordSchema(), 0);
+  ASSERT_TRUE(log.ok()) << log.status().ToString();
+  const auto entries = AppendEntries(**log, 20);
+  ASSERT_TRUE(WaitFor([&] { return GetS3StorageStats(*storage).uploaded_objects >= 3; }));
+  auto listed = store_->List("data/7/2/");
+  ASSERT_TRUE(listed.ok());
+  ASSERT_GE(listed->size(), 3u);
+  EXPECT_EQ((*listed)[0].key, "data/7/2/00000000000000000000.arrow");
+  // Each object is a plain Arrow IPC file with the stream's fields.
+  auto bytes = store_->Get((*listed)[0].key, 0, (*listed)[0].size);
+  ASSERT_TRUE(bytes.ok());
+  auto file = arrow::ipc::ReadFile(*bytes);
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  EXPECT_EQ(file->schema->fields(), RecordSchema()->fields());
+  ASSERT_FALSE(file->batches.empty());
+  EXPECT_EQ(FirstSeq(file->batches[0]), 0);
+  // Every entry reads back with its rows, whichever side holds it now.
+  for (const EntryInfo& entry : entries) {
+    auto batch = (*log)->Read(entry.location);
+    ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+    EXPECT_EQ(FirstSeq(*batch), static_cast<int64_t>(entry.base_sequence));
+  }
+  // A second read of an uploaded entry comes from the cache.
+  const uint64_t gets = store_->gets();
+  ASSERT_TRUE((*log)->Read(entries[0].location).ok());
+  EXPECT_EQ(store_->gets(), gets);
+  EXPECT_GE(GetS3StorageStats(*storage).cache_hits, 1u);
+}
+
+TEST_F(S3StorageTest, UploadedSegmentsLeaveTheLocalLog) {
+  auto storage = Make();
+  auto log = storage->OpenBucket(1, 0, RecordSchema(), 0);
+  ASSERT_TRUE(log.ok());
+  AppendEntries(**log, 20);
+  ASSERT_TRUE(WaitFor([&] { return GetS3StorageStats(*storage).uploaded_objects >= 3; }));
+  ASSERT_TRUE(WaitFor([&] {
+    return testing::ListFiles(dir_.path() + "/wal/1/0").size() == 1;  // only the open segment
+  }));
+  const auto stats = GetS3StorageStats(*storage);
+  EXPECT_GT(stats.pending_local_bytes, 0u);
+  EXPECT_LT(stats.pending_local_bytes, 4096u + 2048u);
+}
+
+TEST_F(S3StorageTest, ARestartRebuildsEntriesFromObjectsAndTheLocalLog) {
+  std::vector<EntryInfo> entries;
+  {
+    auto storage = Make();
+    auto log = storage->OpenBucket(3, 0, RecordSchema(), 0);
+    ASSERT_TRUE(log.ok());
+    entries = AppendEntries(**log, 25);
+    ASSERT_TRUE(WaitFor([&] { return GetS3StorageStats(*storage).uploaded_objects >= 3; }));
+  }
+  auto storage = Make();
+  auto log = storage->OpenBucket(3, 0, RecordSchema(), 250);
+  ASSERT_TRUE(log.ok()) << log.status().ToString();
+  EXPECT_EQ((*log)->next_sequence(), 250u);
+  for (const EntryInfo& entry : entries) {
+    auto batch = (*log)->Read(entry.location);
+    ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+    EXPECT_EQ(FirstSeq(*batch), static_cast<int64_t>(entry.base_sequence));
+  }
+  std::vector<EntryInfo> scanned;
+  ASSERT_TRUE((*log)
+                  ->Scan(0,
+                         [&](const EntryInfo& info, const arrow::RecordBatch& batch) {
+                           EXPECT_EQ(FirstSeq(batch), static_cast<int64_t>(info.base_sequence));
+                           scanned.push_back(info);
+                           return Status::OK();
+                         })
+                  .ok());
+  ASSERT_EQ(scanned.size(), entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) {
+    EXPECT_EQ(scanned[i].base_sequence, entries[i].base_sequence);
+    EXPECT_EQ(scanned[i].timestamp_ms, entries[i].timestamp_ms);
+    EXPECT_EQ(scanned[i].location, entries[i].location);
+  }
+  // Appending continues after the recovered rows.
+  auto more = (*log)->Append(RecordBatchOf(10, 250), 5000);
+  ASSERT_TRUE(more.ok());
+  EXPECT_EQ(more->base_sequence, 250u);
+}
+
+TEST_F(S3StorageTest, AnUnreachableStoreKeepsAppendsLocalUntilTheLimit) {
+  S3StorageOptions options = SmallSegments();
+  options.local_limit_bytes = 20000;
+  auto storage = Make(options);
+  auto log = storage->OpenBucket(4, 0, RecordSchema(), 0);
+  ASSERT_TRUE(log.ok());
+  store_->set_failing(true);
+  int appended = 0;
+  while (storage->CheckAppend().ok() && appended < 1000) {
+    ASSERT_TRUE((*log)->Append(RecordBatchOf(10, 10 * appended), 1).ok());
+    ASSERT_TRUE((*log)->Sync().ok());
+    ++appended;
+  }
+  ASSERT_LT(appended, 1000);
+  const Status refused = storage->CheckAppend();
+  EXPECT_EQ(refused.code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(refused.message().find("local_limit_bytes = 20000"), std::string::npos)
+      << refused.message();
+  EXPECT_EQ(ObjectCount(), 0u);
+  store_->set_failing(false);
+  ASSERT_TRUE(WaitFor([&] { return storage->CheckAppend().ok(); }));
+  ASSERT_TRUE(WaitFor([&] { return ObjectCount() >= 3; }));
+  std::vector<int64_t> firsts;
+  ASSERT_TRUE((*log)
+                  ->Scan(0,
+                         [&](const EntryInfo&, const arrow::RecordBatch& batch) {
+                           firsts.push_back(FirstSeq(batch));
+                           return Status::OK();
+                         })
+                  .ok());
+  ASSERT_EQ(firsts.size(), static_cast<size_t>(appended));
+  for (int i = 0; i < appended; ++i) EXPECT_EQ(firsts[i], 10 * i);
+}
+
+TEST_F(S3StorageTest, ReadsOfUploadedDataFailClearlyWhileTheStoreIsDownAndWorkAfter) {
+  S3StorageOptions options = SmallSegments();
+  options.read_cache_bytes = 0;
+  auto storage = Make(options);
+  auto log = storage->OpenBucket(5, 0, RecordSchema(), 0);
+  ASSERT_TRUE(log.ok());
+  const auto entries = AppendEntries(**log, 20);
+  ASSERT_TRUE(WaitFor([&] {
+    return testing::ListFiles(dir_.path() + "/wal/5/0").size() == 1;
+  }));
+  store_->set_failing(true);
+  auto failed = (*log)->Read(entries[0].location);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), StatusCode::kIOError);
+  EXPECT_NE(failed.status().message().find("storage 'objects': reading sequence 0 of stream 5"),
+            std::string::npos)
+      << failed.status().message();
+  // The entries still in the local log read fine.
+  EXPECT_TRUE((*log)->Read(entries.back().location).ok());
+  store_->set_failing(false);
+  EXPECT_TRUE((*log)->Read(entries[0].location).ok());
+}
+
+TEST_F(S3StorageTest, AckAfterUploadSyncsOnlyOnceTheObjectExists) {
+  S3StorageOptions options = SmallSegments();
+  options.ack_after_upload = true;
+  auto storage = Make(options);
+  auto log = storage->OpenBucket(6, 0, RecordSchema(), 0);
+  ASSERT_TRUE(log.ok());
+  ASSERT_TRUE((*log)->Append(RecordBatchOf(3), 1).ok());
+  ASSERT_TRUE((*log)->Sync().ok());
+  EXPECT_EQ(ObjectCount(), 1u);
+  store_->set_failing(true);
+  ASSERT_TRUE((*log)->Append(RecordBatchOf(3, 3), 2).ok());
+  const Status pending = (*log)->Sync();
+  EXPECT_TRUE(IsUploadPending(pending)) << pending.ToString();
+  store_->set_failing(false);
+  ASSERT_TRUE(WaitFor([&] { return ObjectCount() == 2; }));
+}
+
+TEST_F(S3StorageTest, ASegmentOlderThanTheMaximumAgeIsUploaded) {
+  S3StorageOptions options = SmallSegments();
+  options.segment_bytes = 1 << 20;
+  options.segment_max_age = std::chrono::milliseconds(50);
+  auto storage = Make(options);
+  auto log = storage->OpenBucket(8, 0, RecordSchema(), 0);
+  ASSERT_TRUE(log.ok());
+  AppendEntries(**log, 2);
+  EXPECT_TRUE(WaitFor([&] { return ObjectCount() == 1; }));
+}
+
+TEST_F(S3StorageTest, ObjectsWithAGapRefuseToOpen) {
+  {
+    auto storage = Make();
+    auto log = storage->OpenBucket(9, 0, RecordSchema(), 0);
+    ASSERT_TRUE(log.ok());
+    AppendEntries(**log, 25);
+    ASSERT_TRUE(WaitFor([&] { return ObjectCount() >= 3; }));
+  }
+  auto listed = store_->List("data/9/0/");
+  ASSERT_TRUE(listed.ok());
+  ASSERT_TRUE(store_->Delete((*listed)[1].key).ok());
+  auto storage = Make();
+  auto log = storage->OpenBucket(9, 0, RecordSchema(), 0);
+  ASSERT_FALSE(log.ok());
+  EXPECT_EQ(log.status().code(), StatusCode::kCorruption);
+  EXPECT_NE(log.status().message().find("but the objects before it end at"), std::string::npos)
+      << log.status().message();
+}
+
+TEST_F(S3StorageTest, DropStreamDeletesItsObjectsAndLocalLog) {
+  auto storage = Make();
+  {
+    auto log = storage->OpenBucket(10, 0, RecordSchema(), 0);
+    ASSERT_TRUE(log.ok());
+    AppendEntries(**log, 20);
+    ASSERT_TRUE(WaitFor([&] { return ObjectCount() >= 3; }));
+  }
+  ASSERT_TRUE(storage->DropStream(10).ok());
+  EXPECT_EQ(ObjectCount(), 0u);
+  EXPECT_TRUE(testing::ListFiles(dir_.path() + "/wal").empty());
+}
+
+TEST(SegmentObjectTest, FooterRoundTripsAndRefusesAnotherPlace) {
+  std::vector<SealedEntry> entries = {{5, 100, RecordBatchOf(3, 5)}, {8, 200, RecordBatchOf(2, 8)}};
+  auto object = EncodeSegmentObject(RecordSchema(), 1, 2, 5, entries);
+  ASSERT_TRUE(object.ok());
+  const auto bytes = object->span();
+  auto length = DecodeObjectTrailer(bytes.last(kObjectTrailerSize), bytes.size());
+  ASSERT_TRUE(length.ok());
+  const auto footer = bytes.subspan(bytes.size() - kObjectTrailerSize - *length, *length);
+  auto info = DecodeSegmentObjectFooter(footer, *RecordSchema(), 1, 2, 5, bytes.size());
+  ASSERT_TRUE(info.ok()) << info.status().ToString();
+  ASSERT_EQ(info->entries.size(), 2u);
+  EXPECT_EQ(info->entries[1].base_sequence, 8u);
+  EXPECT_EQ(info->entries[1].row_count, 2u);
+  EXPECT_EQ(info->entries[1].timestamp_ms, 200);
+  EXPECT_EQ(info->end_sequence(), 10u);
+  auto elsewhere = DecodeSegmentObjectFooter(footer, *RecordSchema(), 1, 3, 5, bytes.size());
+  EXPECT_EQ(elsewhere.status().code(), StatusCode::kCorruption);
+  auto truncated = DecodeObjectTrailer(bytes.first(kObjectTrailerSize), bytes.size());
+  EXPECT_EQ(truncated.status().code(), StatusCode::kCorruption);
+  std::vector<SealedEntry> gap = {{5, 1, RecordBatchOf(3, 5)}, {9, 2, RecordBatchOf(2, 9)}};
+  EXPECT_EQ(EncodeSegmentObject(RecordSchema(), 1, 2, 5, gap).status().code(),
+            StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace higgins::storage
