@@ -58,10 +58,10 @@ Status SyncDirectory(const std::string& path) {
   return Status::OK();
 }
 
-Status WriteFileAtomically(const std::string& path, std::string_view bytes) {
+Status WriteFileAtomically(const std::string& path, std::string_view bytes, unsigned mode) {
   const std::string tmp = path + ".tmp";
   {
-    Fd f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
+    Fd f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, static_cast<mode_t>(mode))};
     if (f.fd < 0) return Errno("create", tmp);
     size_t done = 0;
     while (done < bytes.size()) {

@@ -13,8 +13,8 @@ Result<std::string> ReadFileToString(const std::string& path, size_t max_bytes =
 
 /// Replaces `path` with `bytes` so that a crash leaves either the old or the new content: writes
 /// `path`.tmp, fsyncs it, renames it over `path` and fsyncs the folder. Errors: IOError naming
-/// the step and file.
-Status WriteFileAtomically(const std::string& path, std::string_view bytes);
+/// the step and file. `mode`: the new file's permission bits (before the umask).
+Status WriteFileAtomically(const std::string& path, std::string_view bytes, unsigned mode = 0644);
 
 /// fsyncs a folder, making entries created or renamed in it durable. Errors: IOError.
 Status SyncDirectory(const std::string& path);

@@ -17,13 +17,15 @@ namespace higgins::config::internal {
 /// The TOML type of a storage option's value.
 enum class OptionKind { kString, kInteger, kBool };
 
+/// Smallest `segment_bytes` of a file or s3 storage.
+inline constexpr int64_t kMinSegmentBytes = 4096;
+
 struct StorageOption {
   std::string_view key;
   OptionKind kind;
+  /// Smallest value of an integer option.
+  int64_t min = 0;
 };
-
-/// Smallest `segment_bytes` of a file storage.
-inline constexpr int64_t kMinSegmentBytes = 4096;
 
 /// "memory", "file" or "s3".
 bool IsStorageType(std::string_view type);

@@ -13,10 +13,10 @@ namespace internal {
 namespace {
 
 constexpr std::array<StorageOption, 2> kFileOptions = {{
-    {"segment_bytes", OptionKind::kInteger},
+    {"segment_bytes", OptionKind::kInteger, kMinSegmentBytes},
     {"fsync", OptionKind::kBool},
 }};
-constexpr std::array<StorageOption, 7> kS3Options = {{
+constexpr std::array<StorageOption, 13> kS3Options = {{
     {"aws_access_key_id", OptionKind::kString},
     {"aws_secret_access_key", OptionKind::kString},
     {"aws_region", OptionKind::kString},
@@ -24,6 +24,12 @@ constexpr std::array<StorageOption, 7> kS3Options = {{
     {"bucket", OptionKind::kString},
     {"prefix", OptionKind::kString},
     {"path_style", OptionKind::kBool},
+    {"segment_bytes", OptionKind::kInteger, kMinSegmentBytes},
+    {"segment_max_age_ms", OptionKind::kInteger, 1},
+    {"local_limit_bytes", OptionKind::kInteger, 1},
+    {"ack_after_upload", OptionKind::kBool},
+    {"read_cache_bytes", OptionKind::kInteger, 0},
+    {"multipart_threshold_bytes", OptionKind::kInteger, 5 << 20},
 }};
 
 }  // namespace
@@ -143,12 +149,12 @@ std::optional<std::string> StorageValue(const internal::StorageOption& option,
       return std::nullopt;
     case internal::OptionKind::kInteger: {
       const auto* number = node.as_integer();
-      if (number != nullptr && number->get() >= internal::kMinSegmentBytes) {
+      if (number != nullptr && number->get() >= option.min) {
         return std::to_string(number->get());
       }
       problems->Add(node, where,
-                    key + " must be an integer of at least " +
-                        std::to_string(internal::kMinSegmentBytes) + Got(node));
+                    key + " must be an integer of at least " + std::to_string(option.min) +
+                        Got(node));
       return std::nullopt;
     }
   }

@@ -60,7 +60,11 @@ class Topography {
   /// The topography as a configuration: `[storage.*]`, `[schema.*]`, `[streams.*]` blocks in
   /// name order, with resolved storages and buckets written out. ParseConfiguration of this text
   /// and Merge into an empty topography give an equal topography (ids aside).
-  std::string ToToml() const;
+  ///
+  /// `redact_credentials` replaces the value of every credential option (s3's
+  /// `aws_access_key_id` and `aws_secret_access_key`) with "<redacted>": the form shown to
+  /// clients (get-topography). Serialize keeps them, for the broker's restart.
+  std::string ToToml(bool redact_credentials = false) const;
 
   /// ToToml() plus a `[topography]` table holding stream ids and the next id: the form kept
   /// under --dir. Deserialize reads it back.

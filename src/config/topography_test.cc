@@ -804,3 +804,28 @@ TEST(TopographyTest, HandBuiltDeclarationsAreCheckedToo) {
 
 }  // namespace
 }  // namespace higgins::config
+
+namespace higgins::config {
+namespace {
+
+TEST(TopographyTest, CredentialsAreRedactedForClientsAndKeptInTheStoredForm) {
+  Topography topography;
+  ASSERT_EQ(MergeText(&topography, R"toml(
+[storage.objects]
+type = "s3"
+aws_access_key_id = "AKIDEXAMPLE"
+aws_secret_access_key = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
+bucket = "higgins"
+)toml"),
+            "OK");
+  const std::string shown = topography.ToToml(/*redact_credentials=*/true);
+  EXPECT_EQ(shown.find("AKIDEXAMPLE"), std::string::npos) << shown;
+  EXPECT_EQ(shown.find("wJalrXUtnFEMI"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("aws_secret_access_key = \"<redacted>\""), std::string::npos) << shown;
+  EXPECT_NE(shown.find("bucket = \"higgins\""), std::string::npos) << shown;
+  const std::string stored = topography.Serialize();
+  EXPECT_NE(stored.find("wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace higgins::config

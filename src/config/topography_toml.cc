@@ -157,13 +157,17 @@ Status Corrupt(std::string_view problem) {
 
 }  // namespace
 
-std::string Topography::ToToml() const {
+std::string Topography::ToToml(bool redact_credentials) const {
   std::string out;
   for (const auto& [name, storage] : storages_) {
     Header("storage", name, &out);
     Line("type", TomlString(storage.type), &out);
     for (const auto& [key, value] : storage.options) {
-      Line(TomlKey(key), OptionToToml(storage.type, key, value), &out);
+      const bool credential = key == "aws_access_key_id" || key == "aws_secret_access_key";
+      Line(TomlKey(key),
+           redact_credentials && credential ? TomlString("<redacted>")
+                                            : OptionToToml(storage.type, key, value),
+           &out);
     }
   }
   for (const auto& [name, schema] : schemas_) {
