@@ -162,7 +162,15 @@ void S3BucketCore::UploadTick(std::chrono::steady_clock::time_point now) {
 
 void S3BucketCore::Close() {
   std::lock_guard upload_lock(upload_mu_);
+  if (closed_) return;
   closed_ = true;
+  // What waits here no longer counts against the storage's limit; a reopen counts it again.
+  uint64_t pending = 0;
+  std::shared_lock lock(mu_);
+  for (const auto& [base, segment] : segments_) {
+    if (!segment.released) pending += segment.local_bytes;
+  }
+  shared_->pending_local_bytes.fetch_sub(pending);
 }
 
 Status S3BucketCore::UploadSealed() {
