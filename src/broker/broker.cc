@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "broker/storage_factory.h"
 #include "broker/window_view.h"
 #include "common/file_util.h"
 #include "config/configuration.h"
@@ -166,19 +167,8 @@ Status Broker::Restore() {
 Status Broker::OpenStorages(const config::Topography& topography) {
   for (const auto& [name, decl] : topography.storages()) {
     if (storages_.count(name) != 0) continue;
-    std::unique_ptr<storage::Storage> storage;
-    if (decl.type == "memory") {
-      storage = storage::MakeMemoryStorage();
-    } else if (decl.type == "file") {
-      storage::FileStorageOptions file_options;
-      auto it = decl.options.find("segment_bytes");
-      if (it != decl.options.end()) file_options.segment_bytes = std::stoull(it->second);
-      HIGGINS_ASSIGN_OR_RETURN(storage, storage::MakeFileStorage(
-                                            options_.dir + "/storage/" + name, file_options));
-    } else {
-      return Status::NotSupported("storage '" + name + "': type '" + decl.type +
-                                  "' is not available in this version of the broker");
-    }
+    HIGGINS_ASSIGN_OR_RETURN(std::unique_ptr<storage::Storage> storage,
+                             OpenStorage(name, decl, options_.dir));
     storages_.emplace(name, std::move(storage));
   }
   return Status::OK();
@@ -337,7 +327,8 @@ std::string Broker::CheckModuleFor(std::string_view name, config::StreamKind kin
 }
 
 Status Broker::PersistTopography(const config::Topography& topography) {
-  return WriteFileAtomically(options_.dir + "/" + kTopographyFile, topography.Serialize());
+  // Owner-only: it holds the storages' credentials.
+  return WriteFileAtomically(options_.dir + "/" + kTopographyFile, topography.Serialize(), 0600);
 }
 
 Result<config::MergeOutcome> Broker::CreateConfiguration(std::string_view toml) {
@@ -356,13 +347,6 @@ Result<config::MergeOutcome> Broker::CreateConfiguration(std::string_view toml) 
       }));
   // New storages and streams are opened before anything becomes visible, so a failure leaves
   // the broker as it was.
-  for (const auto& name : outcome.added_storages) {
-    const auto* decl = merged.FindStorage(name);
-    if (decl->type != "memory" && decl->type != "file") {
-      return Status::NotSupported("storage '" + name + "': type '" + decl->type +
-                                  "' is not available in this version of the broker");
-    }
-  }
   std::vector<std::pair<std::string, std::shared_ptr<StreamLog>>> opened;
   Status status = OpenStorages(merged);
   for (size_t i = 0; status.ok() && i < outcome.added_streams.size(); ++i) {
@@ -452,7 +436,7 @@ Status Broker::DeleteConfiguration(std::string_view key) {
 
 std::string Broker::TopographyToml() const {
   std::shared_lock lock(mu_);
-  return topography_.ToToml();
+  return topography_.ToToml(/*redact_credentials=*/true);
 }
 
 Result<uint64_t> Broker::UploadModule(std::string_view name, std::string_view bytes) {

@@ -76,6 +76,10 @@ void GroupCommitter::CommitGroup(std::deque<Job>& jobs) {
       outcomes[i].result = failure;
       continue;
     }
+    if (Status refused = job.stream->CheckAppend(); !refused.ok()) {
+      outcomes[i].result = refused;  // nothing appended: the stream stays online
+      continue;
+    }
     outcomes[i].result =
         job.stream->Append(job.prepared, now, &outcomes[i].pending, &touched_by_job[i]);
     if (!outcomes[i].result.ok()) {
@@ -94,6 +98,10 @@ void GroupCommitter::CommitGroup(std::deque<Job>& jobs) {
       for (auto* log : touched_by_job[i]) {
         auto it = std::find_if(sync_status.begin(), sync_status.end(),
                                [&](const auto& p) { return p.first == log; });
+        if (storage::IsUploadPending(it->second)) {
+          outcomes[i].result = it->second;  // published below, but not acknowledged
+          continue;
+        }
         if (!it->second.ok()) {
           job.stream->MarkFailed(it->second);
           outcomes[i].result = job.stream->failure();
@@ -101,7 +109,7 @@ void GroupCommitter::CommitGroup(std::deque<Job>& jobs) {
         }
       }
     }
-    if (outcomes[i].result.ok()) {
+    if (outcomes[i].result.ok() || storage::IsUploadPending(outcomes[i].result.status())) {
       Status s = job.stream->Publish(outcomes[i].pending);
       if (!s.ok()) spdlog::warn("stream '{}': index write failed: {}", job.stream->name(), s.ToString());
     }

@@ -230,9 +230,14 @@ Result<PreparedProduce> StreamLog::Prepare(std::string_view payload, PayloadForm
   return prepared;
 }
 
+Status StreamLog::CheckAppend() const {
+  return options_.storage == nullptr ? Status::OK() : options_.storage->CheckAppend();
+}
+
 Result<ProduceResult> StreamLog::CommitUnsynced(PreparedProduce& prepared, int64_t now_ms) {
   Status failed = failure();
   if (!failed.ok()) return failed;
+  HIGGINS_RETURN_IF_ERROR(CheckAppend());
   PendingEntries pending;
   std::vector<storage::BucketLog*> touched;
   auto result = Append(prepared, now_ms, &pending, &touched);
@@ -361,6 +366,7 @@ Result<ProduceResult> StreamLog::CommitNow(PreparedProduce& prepared, int64_t no
   if (!options_.sync) return CommitUnsynced(prepared, now_ms);
   Status failed = failure();
   if (!failed.ok()) return failed;
+  HIGGINS_RETURN_IF_ERROR(CheckAppend());
   PendingEntries pending;
   std::vector<storage::BucketLog*> touched;
   auto result = Append(prepared, now_ms, &pending, &touched);
@@ -375,6 +381,7 @@ Status StreamLog::CommitNow(std::span<PreparedProduce> prepared,
                             std::to_string(timestamps_ms.size()) + " timestamps");
   }
   HIGGINS_RETURN_IF_ERROR(failure());
+  HIGGINS_RETURN_IF_ERROR(CheckAppend());
   PendingEntries pending;
   std::vector<storage::BucketLog*> touched;
   Status status;
@@ -387,6 +394,12 @@ Status StreamLog::CommitNow(std::span<PreparedProduce> prepared,
 Status StreamLog::SyncAndPublish(Status status, const std::vector<storage::BucketLog*>& touched,
                                  const PendingEntries& pending) {
   for (size_t i = 0; status.ok() && i < touched.size(); ++i) status = touched[i]->Sync();
+  if (storage::IsUploadPending(status)) {
+    // Durable locally and visible; only the upload is unconfirmed: not a storage failure.
+    Status s = Publish(pending);
+    if (!s.ok()) spdlog::warn("stream '{}': index write failed: {}", name(), s.ToString());
+    return status;
+  }
   if (!status.ok()) {
     if (Status failed = failure(); !failed.ok()) return failed;
     MarkFailed(status);

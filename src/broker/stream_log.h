@@ -181,6 +181,10 @@ class StreamLog {
   /// then makes every later produce fail with NotFound "stream 'x' was deleted".
   void MarkDeleted();
   Status failure() const;
+  /// Whether the storage accepts appends now (Storage::CheckAppend): asked before a commit
+  /// appends anything, so a refusal (the s3 storage's local limit) fails that produce only
+  /// and leaves the stream online.
+  Status CheckAppend() const;
 
  private:
   /// The end of a direct commit whose appends ended with `status`: syncs `touched`, publishes

@@ -34,6 +34,7 @@ struct Flags {
   uint32_t udf_max_memory_mb = 64;
   uint32_t udf_max_heap_mb = 256;
   uint32_t max_module_mb = 32;
+  uint32_t entry_cache_mb = 64;
   size_t max_subscriptions = 1'000;
   uint64_t visibility_timeout_ms = 30'000;
 };
@@ -67,6 +68,7 @@ int Run(const Flags& flags) {
   options.engine_options.max_memory_pages = flags.udf_max_memory_mb * 16;  // 64 KiB pages
   options.engine_options.max_heap_bytes = size_t{flags.udf_max_heap_mb} << 20;
   options.max_module_bytes = size_t{flags.max_module_mb} << 20;
+  options.entry_cache_bytes = size_t{flags.entry_cache_mb} << 20;
   auto broker = higgins::broker::Broker::Open(options);
   if (!broker.ok()) {
     spdlog::critical("cannot open {}: {}", flags.dir, broker.status().ToString());
@@ -193,6 +195,11 @@ int main(int argc, char** argv) {
   app.add_option("--max-module-mb", flags.max_module_mb, "largest UDF module accepted")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1024u));
+  app.add_option("--entry-cache-mb", flags.entry_cache_mb,
+                 "decoded record batches kept in memory per stream on durable storage, for "
+                 "reads (0: none)")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 65536u));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -10,6 +10,7 @@
 #include "derived_throughput.h"
 #include "load_runner.h"
 #include "report_util.h"
+#include "s3_bench.h"
 #include "subscribe_bench.h"
 #include "workload.h"
 
@@ -354,7 +355,46 @@ int main(int argc, char** argv) {
                       "<build>/src/server/higgins)");
   sub_cmd->add_option("--broker-arg", sub.broker_args,
                       "an extra flag for the started broker (repeatable)");
+  higgins::bench::S3BenchOptions s3b;
+  auto* s3_cmd = app.add_subcommand(
+      "s3",
+      "s3 storage against a local S3 server (npm s3rver) it starts with a broker: produce "
+      "throughput beside file storage, acknowledgement-to-object time, cold and warm reads");
+  s3_cmd->fallthrough();
+  s3_cmd->add_option("--s3rver", s3b.s3rver_path,
+                     "the s3rver program (default: tools/interop/node_modules/.bin/s3rver of the "
+                     "source tree)");
+  s3_cmd->add_option("--broker", s3b.broker_path, "the higgins binary to start");
+  s3_cmd->add_option("--seconds", s3b.seconds, "seconds of each produce measurement")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  s3_cmd->add_option("--concurrency", s3b.concurrency, "closed-loop produce connections")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  s3_cmd->add_option("--batch", s3b.batch, "records per produce request")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 100'000u));
+  s3_cmd->add_option("--keys", s3b.keys, "partition keys, round-robin")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1'000'000u));
+  s3_cmd->add_option("--segment-max-age-ms", s3b.segment_max_age_ms,
+                     "the s3 storage's segment_max_age_ms")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 3'600'000u));
+  s3_cmd->add_option("--probes", s3b.probes, "single-record produces timed to their object")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1'000'000u));
+  s3_cmd->add_option("--probe-interval-ms", s3b.probe_interval_ms, "time between probes")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 60'000u));
+  s3_cmd->add_option("--queries", s3b.queries, "point queries of each read measurement")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1'000'000u));
   CLI11_PARSE(app, argc, argv);
+  if (*s3_cmd) {
+    s3b.json = f.json;
+    return higgins::bench::RunS3Bench(s3b);
+  }
   if (*sub_cmd) {
     sub.timeout_ms = f.timeout_ms;
     sub.json = f.json;
