@@ -43,7 +43,8 @@ Result<std::unique_ptr<storage::Storage>> OpenS3(const std::string& name, const 
   client.region = Option(options, "aws_region", "us-east-1");
   client.endpoint = Option(options, "aws_endpoint");
   // S3-compatible servers on an endpoint mostly want path-style; AWS itself virtual-hosted.
-  client.path_style = Option(options, "path_style", client.endpoint.empty() ? "false" : "true") == "true";
+  client.path_style =
+      Option(options, "path_style", client.endpoint.empty() ? "false" : "true") == "true";
   client.access_key_id = Option(options, "aws_access_key_id");
   client.secret_access_key = Option(options, "aws_secret_access_key");
   if (client.access_key_id.empty() && client.secret_access_key.empty()) {
@@ -58,10 +59,9 @@ Result<std::unique_ptr<storage::Storage>> OpenS3(const std::string& name, const 
         "': no credentials: set aws_access_key_id and aws_secret_access_key, or "
         "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the broker's environment");
   }
-  HIGGINS_ASSIGN_OR_RETURN(
-      client.multipart_threshold,
-      Number(name, options, "multipart_threshold_bytes", client.multipart_threshold, 5ull << 20,
-             5ull << 30));
+  HIGGINS_ASSIGN_OR_RETURN(client.multipart_threshold,
+                           Number(name, options, "multipart_threshold_bytes",
+                                  client.multipart_threshold, 5ull << 20, 5ull << 30));
   auto store = s3::MakeS3ObjectStore(client);
   if (!store.ok()) {
     return Status(store.status().code(), "storage '" + name + "': " + store.status().message());
@@ -70,12 +70,11 @@ Result<std::unique_ptr<storage::Storage>> OpenS3(const std::string& name, const 
   storage::S3StorageOptions o;
   o.name = name;
   o.prefix = Option(options, "prefix");
-  HIGGINS_ASSIGN_OR_RETURN(o.segment_bytes, Number(name, options, "segment_bytes", o.segment_bytes,
-                                                   1, 4ull << 30));
-  HIGGINS_ASSIGN_OR_RETURN(uint64_t age_ms,
-                           Number(name, options, "segment_max_age_ms",
-                                  static_cast<uint64_t>(o.segment_max_age.count()), 1,
-                                  24ull * 3600 * 1000));
+  HIGGINS_ASSIGN_OR_RETURN(o.segment_bytes,
+                           Number(name, options, "segment_bytes", o.segment_bytes, 1, 4ull << 30));
+  HIGGINS_ASSIGN_OR_RETURN(uint64_t age_ms, Number(name, options, "segment_max_age_ms",
+                                                   static_cast<uint64_t>(o.segment_max_age.count()),
+                                                   1, 24ull * 3600 * 1000));
   o.segment_max_age = std::chrono::milliseconds(age_ms);
   HIGGINS_ASSIGN_OR_RETURN(o.local_limit_bytes, Number(name, options, "local_limit_bytes",
                                                        o.local_limit_bytes, 1, UINT64_MAX));
@@ -95,9 +94,9 @@ Result<std::unique_ptr<storage::Storage>> OpenStorage(const std::string& name,
   if (decl.type == "memory") return storage::MakeMemoryStorage();
   if (decl.type == "file") {
     storage::FileStorageOptions file_options;
-    HIGGINS_ASSIGN_OR_RETURN(file_options.segment_bytes,
-                             Number(name, decl.options, "segment_bytes", file_options.segment_bytes,
-                                    1, 4ull << 30));
+    HIGGINS_ASSIGN_OR_RETURN(
+        file_options.segment_bytes,
+        Number(name, decl.options, "segment_bytes", file_options.segment_bytes, 1, 4ull << 30));
     return storage::MakeFileStorage(directory, file_options);
   }
   if (decl.type == "s3") return OpenS3(name, decl.options, directory);

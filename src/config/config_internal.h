@@ -27,6 +27,11 @@ struct StorageOption {
   int64_t min = 0;
 };
 
+/// Options whose values are never shown to clients or written to logs (s3 credentials).
+inline bool IsCredentialOption(std::string_view key) {
+  return key == "aws_access_key_id" || key == "aws_secret_access_key";
+}
+
 /// "memory", "file" or "s3".
 bool IsStorageType(std::string_view type);
 /// The keys a storage type takes besides `type` (empty for an unknown type).

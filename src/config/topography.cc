@@ -78,6 +78,11 @@ std::vector<std::string> StorageDiff(const StorageDecl& now, const StorageDecl& 
   for (const auto& [key, value] : now.options) options[key].first = Quoted(value);
   for (const auto& [key, value] : before.options) options[key].second = Quoted(value);
   for (auto& [key, values] : options) {
+    if (internal::IsCredentialOption(key)) {
+      // Say that it differs, never what it is: the message goes back to any client.
+      if (values.first != values.second) diffs.push_back(Quoted(key) + " differs (not shown)");
+      continue;
+    }
     if (values.first.empty()) values.first = "absent";
     if (values.second.empty()) values.second = "absent";
     Differs(Quoted(key), values.first, values.second, values.first, values.second, &diffs);

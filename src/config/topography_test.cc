@@ -825,6 +825,17 @@ bucket = "higgins"
   EXPECT_NE(shown.find("bucket = \"higgins\""), std::string::npos) << shown;
   const std::string stored = topography.Serialize();
   EXPECT_NE(stored.find("wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"), std::string::npos);
+  // A conflicting declaration of the storage says which keys differ, not their values.
+  const std::string conflict = MergeText(&topography, R"toml(
+[storage.objects]
+type = "s3"
+bucket = "other"
+)toml");
+  EXPECT_NE(conflict.find("'aws_secret_access_key' differs (not shown)"), std::string::npos)
+      << conflict;
+  EXPECT_NE(conflict.find("'bucket' 'other' instead of 'higgins'"), std::string::npos) << conflict;
+  EXPECT_EQ(conflict.find("AKIDEXAMPLE"), std::string::npos) << conflict;
+  EXPECT_EQ(conflict.find("wJalrXUtnFEMI"), std::string::npos) << conflict;
 }
 
 }  // namespace

@@ -163,7 +163,7 @@ std::string Topography::ToToml(bool redact_credentials) const {
     Header("storage", name, &out);
     Line("type", TomlString(storage.type), &out);
     for (const auto& [key, value] : storage.options) {
-      const bool credential = key == "aws_access_key_id" || key == "aws_secret_access_key";
+      const bool credential = internal::IsCredentialOption(key);
       Line(TomlKey(key),
            redact_credentials && credential ? TomlString("<redacted>")
                                             : OptionToToml(storage.type, key, value),

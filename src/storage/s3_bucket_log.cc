@@ -37,7 +37,10 @@ Status S3Shared::upload_error() const {
 
 S3BucketCore::S3BucketCore(std::shared_ptr<S3Shared> shared, uint64_t stream_id, uint32_t bucket,
                            arrow::SchemaPtr schema)
-    : shared_(std::move(shared)), stream_id_(stream_id), bucket_(bucket), schema_(std::move(schema)) {}
+    : shared_(std::move(shared)),
+      stream_id_(stream_id),
+      bucket_(bucket),
+      schema_(std::move(schema)) {}
 
 std::string S3BucketCore::ObjectKey(uint64_t base) const {
   return shared_->options.prefix + std::to_string(stream_id_) + "/" + std::to_string(bucket_) +
@@ -80,7 +83,7 @@ Result<EntryInfo> S3BucketCore::Append(const arrow::RecordBatch& batch, int64_t 
     // Sealing syncs the segment; an error here leaves the entry appended (it is in the log)
     // and the segment open, to be sealed by age later.
     if (Status st = SealTail(); !st.ok()) {
-      spdlog::warn("storage '{}': sealing a segment of stream {} bucket {} failed: {}",
+      spdlog::warn("storage '{}': sealing a segment of stream id {} bucket log {} failed: {}",
                    shared_->options.name, stream_id_, bucket_, st.ToString());
     } else {
       sealed_one = true;
@@ -130,7 +133,7 @@ void S3BucketCore::UploadTick(std::chrono::steady_clock::time_point now) {
     }
     if (old) {
       if (Status st = SealTail(); !st.ok()) {
-        spdlog::warn("storage '{}': sealing a segment of stream {} bucket {} failed: {}",
+        spdlog::warn("storage '{}': sealing a segment of stream id {} bucket log {} failed: {}",
                      shared_->options.name, stream_id_, bucket_, st.ToString());
       }
     }
@@ -138,8 +141,8 @@ void S3BucketCore::UploadTick(std::chrono::steady_clock::time_point now) {
   Status st = UploadSealed();
   if (st.ok()) {
     if (failures_ > 0) {
-      spdlog::info("storage '{}': uploads of stream {} bucket {} work again", shared_->options.name,
-                   stream_id_, bucket_);
+      spdlog::info("storage '{}': uploads of stream id {} bucket log {} work again",
+                   shared_->options.name, stream_id_, bucket_);
     }
     failures_ = 0;
     return;
@@ -147,16 +150,17 @@ void S3BucketCore::UploadTick(std::chrono::steady_clock::time_point now) {
   // Exponential back-off with full jitter: a random wait in [base, min(max, base * 2^n)].
   ++failures_;
   const auto& o = shared_->options;
-  const int64_t ceiling = std::min<int64_t>(
-      o.retry_max.count(), o.retry_base.count() << std::min(failures_ - 1, 20));
+  const int64_t ceiling =
+      std::min<int64_t>(o.retry_max.count(), o.retry_base.count() << std::min(failures_ - 1, 20));
   thread_local std::minstd_rand random{std::random_device{}()};
-  const int64_t wait =
-      std::uniform_int_distribution<int64_t>(o.retry_base.count(), std::max(ceiling, o.retry_base.count()))(random);
+  const int64_t wait = std::uniform_int_distribution<int64_t>(
+      o.retry_base.count(), std::max(ceiling, o.retry_base.count()))(random);
   next_attempt_ = now + std::chrono::milliseconds(wait);
   if (failures_ == 1 || failures_ % 20 == 0) {
-    spdlog::warn("storage '{}': upload of stream {} bucket {} failed ({} in a row), next try in {} "
-                 "ms: {}",
-                 o.name, stream_id_, bucket_, failures_, wait, st.ToString());
+    spdlog::warn(
+        "storage '{}': upload of stream id {} bucket log {} failed ({} in a row), next try in {} "
+        "ms: {}",
+        o.name, stream_id_, bucket_, failures_, wait, st.ToString());
   }
 }
 
@@ -205,8 +209,9 @@ Status S3BucketCore::UploadSegment(uint64_t base) {
   std::vector<Entry> entries;
   {
     std::shared_lock lock(mu_);
-    auto first = std::lower_bound(entries_.begin(), entries_.end(), base,
-                                  [](const Entry& e, uint64_t s) { return e.info.base_sequence < s; });
+    auto first =
+        std::lower_bound(entries_.begin(), entries_.end(), base,
+                         [](const Entry& e, uint64_t s) { return e.info.base_sequence < s; });
     for (auto it = first; it != entries_.end() && it->info.location.segment == base; ++it) {
       entries.push_back(*it);
     }
@@ -256,10 +261,10 @@ Status S3BucketCore::UploadSegment(uint64_t base) {
 
 Status S3BucketCore::RemoteError(const Entry& entry, const Status& cause) const {
   return Status(cause.code(), "storage '" + shared_->options.name + "': reading sequence " +
-                                  std::to_string(entry.info.base_sequence) + " of stream " +
-                                  std::to_string(stream_id_) + " bucket " +
-                                  std::to_string(bucket_) + " from object storage: " +
-                                  cause.message());
+                                  std::to_string(entry.info.base_sequence) + " of stream id " +
+                                  std::to_string(stream_id_) + " bucket log " +
+                                  std::to_string(bucket_) +
+                                  " from object storage: " + cause.message());
 }
 
 Result<arrow::RecordBatch> S3BucketCore::DecodeRemote(const Entry& entry,
@@ -281,13 +286,13 @@ Result<arrow::RecordBatch> S3BucketCore::Read(const EntryLocation& location) con
   Entry entry;
   {
     std::shared_lock lock(mu_);
-    auto it = std::lower_bound(
-        entries_.begin(), entries_.end(), location.position,
-        [](const Entry& e, uint64_t s) { return e.info.base_sequence < s; });
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), location.position,
+                               [](const Entry& e, uint64_t s) { return e.info.base_sequence < s; });
     if (it == entries_.end() || !(it->info.location == location)) {
       return Status::NotFound("no entry at segment " + std::to_string(location.segment) +
-                              ", sequence " + std::to_string(location.position) + " in stream " +
-                              std::to_string(stream_id_) + " bucket " + std::to_string(bucket_));
+                              ", sequence " + std::to_string(location.position) + " in stream id " +
+                              std::to_string(stream_id_) + " bucket log " +
+                              std::to_string(bucket_));
     }
     if (!segments_.at(location.segment).remote) return wal_->Read(it->local);
     entry = *it;
@@ -296,8 +301,8 @@ Result<arrow::RecordBatch> S3BucketCore::Read(const EntryLocation& location) con
   const auto offset = static_cast<uint64_t>(entry.block.offset);
   std::optional<Buffer> message = shared_->cache.Get(key, offset);
   if (!message) {
-    auto fetched = shared_->store->Get(key, offset, entry.block.metadata_length +
-                                                        static_cast<uint64_t>(entry.block.body_length));
+    auto fetched = shared_->store->Get(
+        key, offset, entry.block.metadata_length + static_cast<uint64_t>(entry.block.body_length));
     shared_->remote_reads.fetch_add(1);
     if (!fetched.ok()) return RemoteError(entry, fetched.status());
     message = *std::move(fetched);
@@ -350,8 +355,8 @@ Status S3BucketCore::Scan(
     const auto start = static_cast<uint64_t>(run.front().block.offset);
     const uint64_t stop = static_cast<uint64_t>(last.block.offset) + last.block.metadata_length +
                           static_cast<uint64_t>(last.block.body_length);
-    auto fetched = shared_->store->Get(ObjectKey(run.front().info.location.segment), start,
-                                       stop - start);
+    auto fetched =
+        shared_->store->Get(ObjectKey(run.front().info.location.segment), start, stop - start);
     shared_->remote_reads.fetch_add(1);
     if (!fetched.ok()) return RemoteError(run.front(), fetched.status());
     for (const Entry& e : run) {

@@ -72,9 +72,8 @@ class S3BucketCore {
   /// Corruption (objects not contiguous, a footer that disagrees, a local segment overlapping
   /// the objects without matching one, fewer rows than `durable_sequence`).
   static Result<std::shared_ptr<S3BucketCore>> Open(std::shared_ptr<S3Shared> shared,
-                                                    std::string local_directory,
-                                                    uint64_t stream_id, uint32_t bucket,
-                                                    arrow::SchemaPtr schema,
+                                                    std::string local_directory, uint64_t stream_id,
+                                                    uint32_t bucket, arrow::SchemaPtr schema,
                                                     uint64_t durable_sequence);
 
   Result<EntryInfo> Append(const arrow::RecordBatch& batch, int64_t timestamp_ms);
@@ -93,7 +92,7 @@ class S3BucketCore {
  private:
   struct Segment {
     uint64_t base = 0;
-    uint64_t end = 0;          // sequence after its last row
+    uint64_t end = 0;  // sequence after its last row
     uint32_t entries = 0;
     bool sealed = false;       // no more entries: ready to upload
     bool remote = false;       // uploaded: reads go to the object
@@ -102,8 +101,8 @@ class S3BucketCore {
     std::chrono::steady_clock::time_point first_append;
   };
   struct Entry {
-    EntryInfo info;       // with the logical location
-    EntryLocation local;  // where the local log has it (until released)
+    EntryInfo info;               // with the logical location
+    EntryLocation local;          // where the local log has it (until released)
     arrow::ipc::FileBlock block;  // where the object has it (once remote)
   };
 

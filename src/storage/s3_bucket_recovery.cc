@@ -12,17 +12,17 @@
 #include "storage/segment.h"
 
 namespace higgins::storage {
-namespace {
 
-Result<SegmentObjectInfo> ReadFooter(s3::ObjectStore& store, const s3::ObjectInfo& object,
-                                     const arrow::Schema& schema, uint64_t stream_id,
-                                     uint32_t bucket, uint64_t base) {
+Result<SegmentObjectInfo> ReadSegmentObjectFooter(s3::ObjectStore& store,
+                                                  const s3::ObjectInfo& object,
+                                                  const arrow::Schema& schema, uint64_t stream_id,
+                                                  uint32_t bucket, uint64_t base) {
   if (object.size < kObjectTrailerSize + 8) {
     return Status::Corruption(object.key + ": " + std::to_string(object.size) +
                               " bytes is too small for an Arrow IPC file");
   }
-  HIGGINS_ASSIGN_OR_RETURN(Buffer trailer, store.Get(object.key, object.size - kObjectTrailerSize,
-                                                     kObjectTrailerSize));
+  HIGGINS_ASSIGN_OR_RETURN(
+      Buffer trailer, store.Get(object.key, object.size - kObjectTrailerSize, kObjectTrailerSize));
   auto length = DecodeObjectTrailer(trailer.span(), object.size);
   if (!length.ok()) return Status::Corruption(object.key + ": " + length.status().message());
   HIGGINS_ASSIGN_OR_RETURN(
@@ -30,16 +30,14 @@ Result<SegmentObjectInfo> ReadFooter(s3::ObjectStore& store, const s3::ObjectInf
   return DecodeSegmentObjectFooter(footer.span(), schema, stream_id, bucket, base, object.size);
 }
 
-}  // namespace
-
 Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(std::shared_ptr<S3Shared> shared,
                                                          std::string local_directory,
                                                          uint64_t stream_id, uint32_t bucket,
                                                          arrow::SchemaPtr schema,
                                                          uint64_t durable_sequence) {
   std::shared_ptr<S3BucketCore> core(new S3BucketCore(shared, stream_id, bucket, schema));
-  const std::string where = "storage '" + shared->options.name + "', stream " +
-                            std::to_string(stream_id) + " bucket " + std::to_string(bucket);
+  const std::string where = "storage '" + shared->options.name + "', stream id " +
+                            std::to_string(stream_id) + " bucket log " + std::to_string(bucket);
   // 1. The uploaded segments, contiguous from sequence 0.
   const std::string prefix =
       shared->options.prefix + std::to_string(stream_id) + "/" + std::to_string(bucket) + "/";
@@ -63,7 +61,7 @@ Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(std::shared_ptr<S3Share
                                 std::to_string(base) + " but the objects before it end at " +
                                 std::to_string(remote_end));
     }
-    auto info = ReadFooter(*shared->store, object, *schema, stream_id, bucket, base);
+    auto info = ReadSegmentObjectFooter(*shared->store, object, *schema, stream_id, bucket, base);
     if (!info.ok()) {
       return Status(info.status().code(), where + ": " + info.status().message());
     }
@@ -75,7 +73,8 @@ Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(std::shared_ptr<S3Share
     core->segments_[base] = segment;
     for (const ObjectEntry& e : info->entries) {
       Entry entry;
-      entry.info = {e.base_sequence, e.row_count, e.timestamp_ms, {base, e.base_sequence, e.row_count}};
+      entry.info = {
+          e.base_sequence, e.row_count, e.timestamp_ms, {base, e.base_sequence, e.row_count}};
       entry.block = e.block;
       core->entries_.push_back(entry);
     }

@@ -2,10 +2,14 @@
 #include "storage/s3_storage.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <random>
 #include <thread>
 
+#include "common/file_util.h"
 #include "storage/file_util.h"
 #include "storage/s3_bucket_log.h"
 
@@ -30,9 +34,9 @@ class S3BucketLog final : public BucketLog {
   Result<arrow::RecordBatch> Read(const EntryLocation& location) const override {
     return core_->Read(location);
   }
-  Status Scan(uint64_t from_sequence,
-              const std::function<Status(const EntryInfo&, const arrow::RecordBatch&)>& fn)
-      const override {
+  Status Scan(
+      uint64_t from_sequence,
+      const std::function<Status(const EntryInfo&, const arrow::RecordBatch&)>& fn) const override {
     return core_->Scan(from_sequence, fn);
   }
   uint64_t next_sequence() const override { return core_->next_sequence(); }
@@ -61,22 +65,21 @@ class S3Storage final : public Storage {
   Result<std::unique_ptr<BucketLog>> OpenBucket(uint64_t stream_id, uint32_t bucket,
                                                 arrow::SchemaPtr schema,
                                                 uint64_t durable_sequence) override {
-    const std::string path = directory_ + "/" + std::to_string(stream_id) + "/" +
-                             std::to_string(bucket);
-    HIGGINS_ASSIGN_OR_RETURN(std::shared_ptr<S3BucketCore> core,
-                             S3BucketCore::Open(shared_, path, stream_id, bucket,
-                                                std::move(schema), durable_sequence));
+    const std::string path =
+        directory_ + "/" + std::to_string(stream_id) + "/" + std::to_string(bucket);
+    HIGGINS_ASSIGN_OR_RETURN(
+        std::shared_ptr<S3BucketCore> core,
+        S3BucketCore::Open(shared_, path, stream_id, bucket, std::move(schema), durable_sequence));
     {
       std::lock_guard lock(shared_->buckets_mu);
       shared_->buckets.push_back(core);
     }
     // The handle may outlive this storage object: it holds the shared state, not `this`.
     S3BucketCore* raw = core.get();
-    return std::unique_ptr<BucketLog>(
-        std::make_unique<S3BucketLog>(core, [shared = shared_, raw] {
-          std::lock_guard lock(shared->buckets_mu);
-          std::erase_if(shared->buckets, [raw](const auto& b) { return b.get() == raw; });
-        }));
+    return std::unique_ptr<BucketLog>(std::make_unique<S3BucketLog>(core, [shared = shared_, raw] {
+      std::lock_guard lock(shared->buckets_mu);
+      std::erase_if(shared->buckets, [raw](const auto& b) { return b.get() == raw; });
+    }));
   }
 
   Status DropStream(uint64_t stream_id) override {
@@ -98,7 +101,7 @@ class S3Storage final : public Storage {
     Status cause = shared_->upload_error();
     return Status::ResourceExhausted(
         "storage '" + shared_->options.name + "': " + std::to_string(pending) +
-        " bytes of records wait for upload to object storage, at the local limit "
+        " bytes of records wait for upload to object storage, at or past the local limit "
         "(local_limit_bytes = " +
         std::to_string(shared_->options.local_limit_bytes) +
         "); nothing was written, retry once uploads catch up" +
@@ -142,6 +145,63 @@ class S3Storage final : public Storage {
   std::thread uploader_;
 };
 
+constexpr char kOwnerObject[] = "higgins-owner";
+constexpr char kOwnerFile[] = "owner-id";
+
+/// This --dir's id for the storage: `<directory>/owner-id`, made (32 random hex digits) when
+/// absent.
+Result<std::string> LocalOwnerId(const std::string& directory) {
+  const std::string path = directory + "/" + kOwnerFile;
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) {
+    HIGGINS_ASSIGN_OR_RETURN(std::string id, ReadFileToString(path, 256));
+    while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+    if (id.empty()) return Status::Corruption(path + " is empty");
+    return id;
+  }
+  std::random_device random;
+  std::string id;
+  for (int i = 0; i < 4; ++i) {
+    char part[9];
+    std::snprintf(part, sizeof part, "%08x", static_cast<unsigned>(random()));
+    id += part;
+  }
+  HIGGINS_RETURN_IF_ERROR(WriteFileAtomically(path, id + "\n"));
+  return id;
+}
+
+/// Claims the storage's prefix for this --dir (the object `<prefix>higgins-owner` holds its
+/// id), or refuses when another broker's --dir claimed it: two brokers writing one prefix would
+/// give their streams the same ids and overwrite each other's objects.
+Status ClaimPrefix(s3::ObjectStore& store, const S3StorageOptions& options,
+                   const std::string& directory) {
+  HIGGINS_ASSIGN_OR_RETURN(std::string id, LocalOwnerId(directory));
+  const std::string key = options.prefix + kOwnerObject;
+  auto where = [&](const Status& cause) {
+    return Status(cause.code(),
+                  "storage '" + options.name + "': the bucket is not usable: " + cause.message());
+  };
+  auto listed = store.List(key);
+  if (!listed.ok()) return where(listed.status());
+  const auto found = std::find_if(listed->begin(), listed->end(),
+                                  [&](const s3::ObjectInfo& o) { return o.key == key; });
+  if (found == listed->end()) {
+    Status put = store.Put(key, {reinterpret_cast<const uint8_t*>(id.data()), id.size()});
+    return put.ok() ? put : where(put);
+  }
+  auto owner = store.Get(key, 0, std::min<uint64_t>(found->size, 256));
+  if (!owner.ok()) return where(owner.status());
+  const std::string owner_id(reinterpret_cast<const char*>(owner->data()), owner->size());
+  if (owner_id == id) return Status::OK();
+  return Status::InvalidArgument(
+      "storage '" + options.name + "': prefix '" + options.prefix +
+      "' belongs to another broker (" + key + " holds " + owner_id + ", this --dir is " + id +
+      "): two brokers writing one prefix would overwrite each other's objects. Give this storage "
+      "another prefix; only to take the prefix over (this broker replaces one whose --dir is "
+      "lost, with the same topography) delete " +
+      key);
+}
+
 }  // namespace
 
 bool IsUploadPending(const Status& status) {
@@ -163,6 +223,7 @@ Result<std::unique_ptr<Storage>> MakeS3Storage(const std::string& directory,
   std::string path = directory;
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   HIGGINS_RETURN_IF_ERROR(CreateDirectories(path));
+  HIGGINS_RETURN_IF_ERROR(ClaimPrefix(*store, options, path));
   auto shared = std::make_shared<S3Shared>(std::move(store), std::move(options));
   return std::unique_ptr<Storage>(std::make_unique<S3Storage>(std::move(path), std::move(shared)));
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "s3/object_store.h"
+#include "storage/segment_object.h"
 #include "storage/storage.h"
 
 namespace higgins::storage {
@@ -44,6 +45,13 @@ struct S3StorageOptions {
 Result<std::unique_ptr<Storage>> MakeS3Storage(const std::string& directory,
                                                std::shared_ptr<s3::ObjectStore> store,
                                                S3StorageOptions options);
+
+/// Reads the footer of segment object `object` (a GET of its trailer, then of its footer) and
+/// decodes it as DecodeSegmentObjectFooter does. Errors: those of the store; Corruption.
+Result<SegmentObjectInfo> ReadSegmentObjectFooter(s3::ObjectStore& store,
+                                                  const s3::ObjectInfo& object,
+                                                  const arrow::Schema& schema, uint64_t stream_id,
+                                                  uint32_t bucket, uint64_t base);
 
 /// Counters of one s3 storage, for tests, benchmarks and logs.
 struct S3StorageStats {

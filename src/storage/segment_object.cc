@@ -44,7 +44,8 @@ std::string SegmentObjectName(uint64_t base_sequence) {
 }
 
 std::optional<uint64_t> ParseSegmentObjectName(std::string_view name) {
-  if (name.size() != 20 + kObjectSuffix.size() || !name.ends_with(kObjectSuffix)) return std::nullopt;
+  if (name.size() != 20 + kObjectSuffix.size() || !name.ends_with(kObjectSuffix))
+    return std::nullopt;
   uint64_t base = 0;
   if (!ParseNumber(name.substr(0, 20), &base)) return std::nullopt;
   return base;
@@ -95,9 +96,9 @@ Result<uint32_t> DecodeObjectTrailer(std::span<const uint8_t> trailer, uint64_t 
 }
 
 Result<SegmentObjectInfo> DecodeSegmentObjectFooter(std::span<const uint8_t> footer,
-                                                    const arrow::Schema& schema,
-                                                    uint64_t stream_id, uint32_t bucket,
-                                                    uint64_t base_sequence, uint64_t object_size) {
+                                                    const arrow::Schema& schema, uint64_t stream_id,
+                                                    uint32_t bucket, uint64_t base_sequence,
+                                                    uint64_t object_size) {
   auto decoded = arrow::ipc::DecodeFooter(footer, arrow::ipc::IpcLimits{});
   if (!decoded.ok()) return Corrupt(stream_id, bucket, base_sequence, decoded.status().ToString());
   const arrow::Schema& found = *decoded->schema;

@@ -35,7 +35,8 @@ struct SegmentObjectInfo {
   std::vector<ObjectEntry> entries;
   /// The sequence after the object's last row.
   uint64_t end_sequence() const {
-    return entries.empty() ? base_sequence : entries.back().base_sequence + entries.back().row_count;
+    return entries.empty() ? base_sequence
+                           : entries.back().base_sequence + entries.back().row_count;
   }
 };
 
@@ -73,8 +74,8 @@ Result<uint32_t> DecodeObjectTrailer(std::span<const uint8_t> trailer, uint64_t 
 /// (from its key) and the stream's `schema` (same fields; metadata may differ), one block per
 /// listed entry, blocks inside `object_size`. Corruption on any disagreement.
 Result<SegmentObjectInfo> DecodeSegmentObjectFooter(std::span<const uint8_t> footer,
-                                                    const arrow::Schema& schema,
-                                                    uint64_t stream_id, uint32_t bucket,
-                                                    uint64_t base_sequence, uint64_t object_size);
+                                                    const arrow::Schema& schema, uint64_t stream_id,
+                                                    uint32_t bucket, uint64_t base_sequence,
+                                                    uint64_t object_size);
 
 }  // namespace higgins::storage

@@ -173,6 +173,19 @@ grep -q "storage 'wrongsecret'" "$work/bad.out" || fail "$(cat "$work/bad.out")"
 grep -q "not-the-secret" "$work/bad.out" "$work/broker.log" && fail "the secret was printed"
 echo "   $(head -c 240 "$work/bad.out")"
 
+step "a second storage (another owner) on the same bucket and prefix is refused"
+cat >"$work/twin.toml" <<TOML
+[storage.twin]
+type = "s3"
+aws_endpoint = "http://127.0.0.1:$s3_port"
+aws_access_key_id = "S3RVER"
+aws_secret_access_key = "S3RVER"
+bucket = "higgins"
+prefix = "test/"
+TOML
+cli create-configuration --file="$work/twin.toml" >"$work/twin.out" 2>&1 && fail "a second owner of test/ was accepted"
+grep -q "prefix 'test/' belongs to another broker" "$work/twin.out" || fail "$(cat "$work/twin.out")"
+
 step "produce 5000 records; the objects appear and decode with apache-arrow"
 for i in 0 1 2 3 4; do produce events $((i * 1000)) 1000 || fail "$(cat "$work/produce.out")"; done
 wait_rows test/ 5000
@@ -187,7 +200,9 @@ echo "$s" | "$node" -e '
     if (j.objects < 4) { console.log("objects", j.objects); process.exit(1); }
   })' || fail "decoded objects disagree: $s"
 grep -Eq '^test/1/[01]/[0-9]{20}\.arrow [0-9]+$' "$work/fetched.list" || fail "object keys: $(head -3 "$work/fetched.list")"
-grep -Evq '^test/1/[01]/[0-9]{20}\.arrow [0-9]+$' "$work/fetched.list" && fail "unexpected keys: $(cat "$work/fetched.list")"
+grep -Evq '^(test/1/[01]/[0-9]{20}\.arrow|test/higgins-owner) [0-9]+$' "$work/fetched.list" &&
+  fail "unexpected keys: $(cat "$work/fetched.list")"
+grep -q '^test/higgins-owner ' "$work/fetched.list" || fail "no owner marker: $(cat "$work/fetched.list")"
 check_all_partitions events 5000
 first_object=$(head -1 "$work/fetched.list" | cut -d' ' -f1)
 "$cli" arrow cat "$work/fetched/$first_object" >"$work/cat.ndjson" || fail "arrow cat of an object"

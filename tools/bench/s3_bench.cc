@@ -24,7 +24,7 @@
 #include "report_util.h"
 #include "s3/s3_client.h"
 #include "server_process.h"
-#include "storage/segment_object.h"
+#include "storage/s3_storage.h"
 
 namespace higgins::bench {
 namespace {
@@ -55,12 +55,14 @@ void Print(const S3BenchOptions& o, const Measure& m, const char* unit) {
         m.seconds, m.per_s(), QuantileUs(m.latency_ns, 0.5), QuantileUs(m.latency_ns, 0.99),
         QuantileUs(m.latency_ns, 1.0));
   } else {
-    std::printf("%-16s %8llu %-8s %10.0f/s  p50 %9.1f us  p99 %9.1f us  max %9.1f us  errors %llu\n",
-                m.name.c_str(), static_cast<unsigned long long>(m.rows), unit, m.per_s(),
-                QuantileUs(m.latency_ns, 0.5), QuantileUs(m.latency_ns, 0.99),
-                QuantileUs(m.latency_ns, 1.0), static_cast<unsigned long long>(m.errors));
+    std::printf(
+        "%-16s %8llu %-8s %10.0f/s  p50 %9.1f us  p99 %9.1f us  max %9.1f us  errors %llu\n",
+        m.name.c_str(), static_cast<unsigned long long>(m.rows), unit, m.per_s(),
+        QuantileUs(m.latency_ns, 0.5), QuantileUs(m.latency_ns, 0.99),
+        QuantileUs(m.latency_ns, 1.0), static_cast<unsigned long long>(m.errors));
   }
-  if (!m.first_error.empty()) std::fprintf(stderr, "%s: first error: %s\n", m.name.c_str(), m.first_error.c_str());
+  if (!m.first_error.empty())
+    std::fprintf(stderr, "%s: first error: %s\n", m.name.c_str(), m.first_error.c_str());
 }
 
 class S3Bench {
@@ -69,17 +71,16 @@ class S3Bench {
 
   Status Start() {
     HIGGINS_RETURN_IF_ERROR(s3rver_.Prepare("higgins-bench-s3rver"));
-    const std::string s3rver = o_.s3rver_path.empty()
-                                   ? std::string(HIGGINS_SOURCE_DIR) +
-                                         "/tools/interop/node_modules/.bin/s3rver"
-                                   : o_.s3rver_path;
+    const std::string s3rver =
+        o_.s3rver_path.empty()
+            ? std::string(HIGGINS_SOURCE_DIR) + "/tools/interop/node_modules/.bin/s3rver"
+            : o_.s3rver_path;
     // s3rver's listing continuation tokens use DES, which Node 17+ offers only with OpenSSL's
     // legacy provider (without it, a truncated listing is an HTTP 500).
     ::setenv("NODE_OPTIONS", "--openssl-legacy-provider", 1);
     HIGGINS_RETURN_IF_ERROR(s3rver_.Spawn({s3rver, "-d", s3rver_.root() + "/objects", "-p",
-                                           std::to_string(s3rver_.port()), "--address",
-                                           "127.0.0.1", "--configure-bucket", kBucket,
-                                           "--silent"}));
+                                           std::to_string(s3rver_.port()), "--address", "127.0.0.1",
+                                           "--configure-bucket", kBucket, "--silent"}));
     if (!WaitForPort(s3rver_.port(), 30'000)) {
       return Status::IOError("s3rver did not start: " + s3rver_.Log());
     }
@@ -90,15 +91,15 @@ class S3Bench {
     s3o.access_key_id = s3o.secret_access_key = "S3RVER";
     HIGGINS_ASSIGN_OR_RETURN(store_, s3::MakeS3ObjectStore(s3o));
 
-    HIGGINS_RETURN_IF_ERROR(StartBroker(
-        &broker_, o_.broker_path.empty() ? DefaultBrokerPath() : o_.broker_path,
-        {"--entry-cache-mb=0"}));
+    HIGGINS_RETURN_IF_ERROR(
+        StartBroker(&broker_, o_.broker_path.empty() ? DefaultBrokerPath() : o_.broker_path,
+                    {"--entry-cache-mb=0"}));
     HIGGINS_ASSIGN_OR_RETURN(control_, Connect());
-    const std::string s3_block = "type = \"s3\"\naws_endpoint = \"" + endpoint +
-                                 "\"\naws_access_key_id = \"S3RVER\"\n"
-                                 "aws_secret_access_key = \"S3RVER\"\nbucket = \"" + kBucket +
-                                 "\"\nsegment_max_age_ms = " + std::to_string(o_.segment_max_age_ms) +
-                                 "\n";
+    const std::string s3_block =
+        "type = \"s3\"\naws_endpoint = \"" + endpoint +
+        "\"\naws_access_key_id = \"S3RVER\"\n"
+        "aws_secret_access_key = \"S3RVER\"\nbucket = \"" +
+        kBucket + "\"\nsegment_max_age_ms = " + std::to_string(o_.segment_max_age_ms) + "\n";
     return control_->UploadConfiguration(
         "[storage.disk]\ntype = \"file\"\n\n[storage.objects]\n" + s3_block +
         "prefix = \"bulk/\"\n\n[storage.probe_objects]\n" + s3_block +
@@ -118,7 +119,8 @@ class S3Bench {
     return Client::Connect(options);
   }
 
-  /// Request r: `batch` records, keys round-robin, so that entry r holds offset r / ... of each key.
+  /// Request r: `batch` records, keys round-robin, so that entry r holds offset r / ... of each
+  /// key.
   std::string Rows(uint64_t r) const {
     std::string json;
     for (uint32_t j = 0; j < o_.batch; ++j) {
@@ -183,23 +185,14 @@ class S3Bench {
                                            {"seq", arrow::DataType::Int64()},
                                            {"payload", arrow::DataType::Utf8()}});
     for (const s3::ObjectInfo& object : *listed) {
-      if (known.count(object.key) != 0 || object.size < 32) continue;
-      auto trailer = store_->Get(object.key, object.size - storage::kObjectTrailerSize,
-                                 storage::kObjectTrailerSize);
-      if (!trailer.ok()) continue;
-      auto length = storage::DecodeObjectTrailer(trailer->span(), object.size);
-      if (!length.ok()) continue;
-      auto footer =
-          store_->Get(object.key, object.size - storage::kObjectTrailerSize - *length, *length);
-      if (!footer.ok()) continue;
+      if (known.count(object.key) != 0) continue;
       const std::string name = object.key.substr(object.key.rfind('/') + 1);
       const auto base = storage::ParseSegmentObjectName(name);
       const size_t cut = object.key.rfind('/', object.key.rfind('/') - 1);
       const std::string stream_part = object.key.substr(prefix.size(), cut - prefix.size());
       if (!base) continue;
-      auto info = storage::DecodeSegmentObjectFooter(footer->span(), *schema,
-                                                     std::stoull(stream_part), 0, *base,
-                                                     object.size);
+      auto info = storage::ReadSegmentObjectFooter(*store_, object, *schema,
+                                                   std::stoull(stream_part), 0, *base);
       if (info.ok()) known[object.key] = info->end_sequence();
     }
     return known;
@@ -232,13 +225,14 @@ class S3Bench {
     });
     const auto start = Clock::now();
     for (uint32_t i = 0; i < o_.probes; ++i) {
-      auto reply = control_->ProduceJson(
-          "bench_probe", "{\"id\":\"p\",\"seq\":" + std::to_string(i) + ",\"payload\":\"probe\"}\n");
+      auto reply =
+          control_->ProduceJson("bench_probe", "{\"id\":\"p\",\"seq\":" + std::to_string(i) +
+                                                   ",\"payload\":\"probe\"}\n");
       const auto now = Clock::now();
       if (!reply.ok() || reply->offsets.size() != 1 || reply->offsets[0] != i) {
         if (m.errors++ == 0) {
-          m.first_error = reply.ok() ? "offset " + std::to_string(reply->offsets[0]) + " for probe " +
-                                           std::to_string(i)
+          m.first_error = reply.ok() ? "offset " + std::to_string(reply->offsets[0]) +
+                                           " for probe " + std::to_string(i)
                                      : reply.status().ToString();
         }
         continue;
@@ -247,7 +241,8 @@ class S3Bench {
         std::lock_guard lock(mu);
         acked[i] = now;
       }
-      std::this_thread::sleep_until(start + std::chrono::milliseconds(o_.probe_interval_ms) * (i + 1));
+      std::this_thread::sleep_until(start +
+                                    std::chrono::milliseconds(o_.probe_interval_ms) * (i + 1));
     }
     const auto limit = Clock::now() + std::chrono::seconds(30);
     while (Clock::now() < limit) {
@@ -261,7 +256,8 @@ class S3Bench {
     poller.join();
     for (uint32_t i = 0; i < o_.probes; ++i) {
       if (!seen[i]) {
-        if (m.errors++ == 0) m.first_error = "probe " + std::to_string(i) + " never appeared in an object";
+        if (m.errors++ == 0)
+          m.first_error = "probe " + std::to_string(i) + " never appeared in an object";
         continue;
       }
       ++m.requests;
@@ -353,7 +349,8 @@ class S3Bench {
 
     auto find = [&](const std::string& name) {
       std::vector<const Measure*> out;
-      for (const auto& m : all) if (m.name == name) out.push_back(&m);
+      for (const auto& m : all)
+        if (m.name == name) out.push_back(&m);
       return out;
     };
     double file_rate = 0, s3_rate = 0;
@@ -361,11 +358,13 @@ class S3Bench {
     for (const Measure* m : find("produce-s3")) s3_rate += m->per_s();
     const auto cold = find("read-s3-cold"), warm = find("read-s3-warm"), file = find("read-file");
     if (!cold.empty() && !warm.empty() && !file.empty() && file_rate > 0) {
-      const double c50 = QuantileUs(cold[0]->latency_ns, 0.5), w50 = QuantileUs(warm[0]->latency_ns, 0.5);
+      const double c50 = QuantileUs(cold[0]->latency_ns, 0.5),
+                   w50 = QuantileUs(warm[0]->latency_ns, 0.5);
       const double f50 = QuantileUs(file[0]->latency_ns, 0.5);
-      std::printf("ratios: produce s3/file %.2f; read p50 cold/warm %.1f, warm/file %.2f, cold/file %.1f\n",
-                  s3_rate / file_rate, w50 > 0 ? c50 / w50 : 0, f50 > 0 ? w50 / f50 : 0,
-                  f50 > 0 ? c50 / f50 : 0);
+      std::printf(
+          "ratios: produce s3/file %.2f; read p50 cold/warm %.1f, warm/file %.2f, cold/file %.1f\n",
+          s3_rate / file_rate, w50 > 0 ? c50 / w50 : 0, f50 > 0 ? w50 / f50 : 0,
+          f50 > 0 ? c50 / f50 : 0);
     }
     return failed ? 3 : 0;
   }
@@ -382,6 +381,8 @@ class S3Bench {
 
 }  // namespace
 
-int RunS3Bench(const S3BenchOptions& options) { return S3Bench(options).Run(); }
+int RunS3Bench(const S3BenchOptions& options) {
+  return S3Bench(options).Run();
+}
 
 }  // namespace higgins::bench
