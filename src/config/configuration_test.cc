@@ -177,6 +177,28 @@ aws_region = 1
             "line 17: storage 'e': 'aws_region' must be a string");
 }
 
+TEST(ConfigurationTest, S3OptionsBelowTheirMinimumsAreRefused) {
+  EXPECT_EQ(ErrorOf(R"toml(
+[storage.o]
+type = "s3"
+bucket = "b"
+segment_bytes = 100
+segment_max_age_ms = 0
+local_limit_bytes = -1
+read_cache_bytes = -5
+multipart_threshold_bytes = 1024
+ack_after_upload = "yes"
+)toml"),
+            "InvalidArgument: line 5: storage 'o': 'segment_bytes' must be an integer of at least "
+            "4096 (got 100)\n"
+            "line 6: storage 'o': 'segment_max_age_ms' must be an integer of at least 1 (got 0)\n"
+            "line 7: storage 'o': 'local_limit_bytes' must be an integer of at least 1 (got -1)\n"
+            "line 8: storage 'o': 'read_cache_bytes' must be an integer of at least 0 (got -5)\n"
+            "line 9: storage 'o': 'multipart_threshold_bytes' must be an integer of at least "
+            "5242880 (got 1024)\n"
+            "line 10: storage 'o': 'ack_after_upload' must be true or false");
+}
+
 TEST(ConfigurationTest, UnknownTypeTagNamesFieldAndListsTags) {
   const std::string tag_error(arrow::ParseTypeTag("int33").status().message());
   EXPECT_EQ(ErrorOf(R"toml([schema.amount]
