@@ -808,6 +808,23 @@ TEST(TopographyTest, HandBuiltDeclarationsAreCheckedToo) {
 namespace higgins::config {
 namespace {
 
+TEST(TopographyTest, LargeIntegerOptionsReadBackAsIntegers) {
+  Topography topography;
+  ASSERT_EQ(MergeText(&topography, R"toml(
+[storage.objects]
+type = "s3"
+bucket = "higgins"
+local_limit_bytes = 9223372036854775807
+read_cache_bytes = 1000000000000000000
+)toml"),
+            "OK");
+  const std::string stored = topography.Serialize();
+  EXPECT_NE(stored.find("local_limit_bytes = 9223372036854775807\n"), std::string::npos) << stored;
+  auto again = Topography::Deserialize(stored);
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(again->Serialize(), stored);
+}
+
 TEST(TopographyTest, CredentialsAreRedactedForClientsAndKeptInTheStoredForm) {
   Topography topography;
   ASSERT_EQ(MergeText(&topography, R"toml(

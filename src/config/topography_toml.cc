@@ -1,5 +1,6 @@
 // Topography::ToToml, Serialize and Deserialize, and the TOML text helpers of config_internal.h.
 
+#include <charconv>
 #include <cstdio>
 #include <set>
 
@@ -112,9 +113,11 @@ std::string OptionToToml(std::string_view storage_type, std::string_view key,
       (value == "true" || value == "false")) {
     return value;
   }
-  if (option != nullptr && option->kind == internal::OptionKind::kInteger && !value.empty() &&
-      value.size() < 19 && value.find_first_not_of("0123456789") == std::string::npos) {
-    return value;
+  if (option != nullptr && option->kind == internal::OptionKind::kInteger) {
+    // Every int64 the parser accepted is written bare, so that it reads back as an integer.
+    int64_t number = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+    if (ec == std::errc() && end == value.data() + value.size()) return value;
   }
   return TomlString(value);
 }

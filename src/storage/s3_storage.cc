@@ -220,6 +220,18 @@ Result<std::unique_ptr<Storage>> MakeS3Storage(const std::string& directory,
                                    "segment_max_age_ms must be positive");
   }
   if (!options.prefix.empty() && options.prefix.back() != '/') options.prefix += '/';
+  for (size_t start = 0; start < options.prefix.size();) {
+    const size_t end = options.prefix.find('/', start);
+    const std::string_view segment =
+        std::string_view(options.prefix).substr(start, end - start);
+    if (segment == "." || segment == "..") {
+      return Status::InvalidArgument(
+          "storage '" + options.name + "': prefix '" + options.prefix +
+          "' has a '.' or '..' segment, which S3-compatible servers may resolve as a path");
+    }
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
   std::string path = directory;
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   HIGGINS_RETURN_IF_ERROR(CreateDirectories(path));

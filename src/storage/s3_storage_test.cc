@@ -276,6 +276,20 @@ TEST_F(S3StorageTest, DropStreamDeletesItsObjectsAndLocalLog) {
             std::vector<std::string>{dir_.path() + "/wal/owner-id"});
 }
 
+TEST_F(S3StorageTest, APrefixWithDotSegmentsIsRefused) {
+  for (const char* prefix : {"..", "../escape/", "a/./b", "a/.."}) {
+    S3StorageOptions options = SmallSegments();
+    options.prefix = prefix;
+    auto storage = MakeS3Storage(dir_.path() + "/wal", store_, options);
+    ASSERT_FALSE(storage.ok()) << prefix;
+    EXPECT_NE(storage.status().message().find("has a '.' or '..' segment"), std::string::npos)
+        << storage.status().message();
+  }
+  S3StorageOptions dotted = SmallSegments();
+  dotted.prefix = "v1.2/..data/";  // dots inside a segment are fine
+  EXPECT_TRUE(MakeS3Storage(dir_.path() + "/wal", store_, dotted).ok());
+}
+
 TEST_F(S3StorageTest, APrefixClaimedByAnotherBrokersDirIsRefused) {
   ASSERT_NE(Make(), nullptr);
   TempDir other;
