@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -12,9 +13,12 @@
 #include <iterator>
 #include <regex>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include <gtest/gtest.h>
+
+extern char** environ;
 
 namespace higgins::test {
 
@@ -49,16 +53,29 @@ void BrokerProcess::StartImpl(bool exit_is_failure) {
   // Each start appends to the log; remember where this start's output begins.
   std::error_code ec;
   const auto offset = std::filesystem::exists(log_path, ec) ? std::filesystem::file_size(log_path, ec) : 0;
+  // Everything the child needs is built before fork: between fork and exec it only calls
+  // async-signal-safe functions.
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view var(*e);
+    const bool replaced = std::any_of(
+        env_.begin(), env_.end(), [&](const auto& kv) { return var.starts_with(kv.first + "="); });
+    if (!replaced) env_strings.emplace_back(var);
+  }
+  for (const auto& [name, value] : env_) env_strings.push_back(name + "=" + value);
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_ = ::fork();
   ASSERT_GE(pid_, 0);
   if (pid_ == 0) {
     int fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     ::dup2(fd, 1);
     ::dup2(fd, 2);
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
+    ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
   const std::regex listening("listening on [0-9.]+:([0-9]+)");

@@ -3,6 +3,7 @@
 #include <sys/types.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace higgins::test {
@@ -15,6 +16,12 @@ class BrokerProcess {
   /// `dir` is the broker's --dir (kept across restarts); `extra_args` are appended.
   explicit BrokerProcess(std::string dir, std::vector<std::string> extra_args = {});
   ~BrokerProcess();  // SIGKILL if still running
+
+  /// Variables set (replacing inherited ones) in the broker's environment from the next start
+  /// on, e.g. to preload a fault-injecting library; empty restores the test's environment.
+  void SetEnvironment(std::vector<std::pair<std::string, std::string>> env) {
+    env_ = std::move(env);
+  }
 
   /// Starts the broker and waits (up to 20 s) until it logs the port it listens on. Aborts the
   /// test (FAIL) otherwise.
@@ -41,6 +48,7 @@ class BrokerProcess {
 
   std::string dir_;
   std::vector<std::string> extra_args_;
+  std::vector<std::pair<std::string, std::string>> env_;
   pid_t pid_ = -1;
   uint16_t port_ = 0;
   int exit_status_ = 0;
