@@ -102,8 +102,9 @@ Status StreamLog::Recover() {
         indexed_end = r.entry.base_sequence + r.entry.row_count;
       }
     }
-    // With syncing on, the index is written only after the data is synced: everything it
-    // records was acknowledged, and the storage must not cut the log below it.
+    // With syncing on, the index is written only after the data is synced (by a commit, or by
+    // the storage when it opened the log): everything it records was durable, and the storage
+    // must not cut the log below it.
     const uint64_t durable = consistent && options_.sync ? indexed_end : 0;
     HIGGINS_ASSIGN_OR_RETURN(auto log,
                              options_.storage->OpenBucket(options_.id, b, schema(), durable));

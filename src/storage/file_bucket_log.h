@@ -75,6 +75,9 @@ class FileBucketLog final : public BucketLog {
   /// Scans every segment, cuts the newest one's damaged tail, rebuilds entries_.
   Status Recover();
   Status RecoverSegment(uint64_t base_sequence, bool newest);
+  /// Makes what recovery kept of the newest segment durable (fdatasync, then the folder), so
+  /// that nothing the open log shows can be lost by a later power cut.
+  Status SyncRecoveredTail();
   /// Makes the tail durable, then creates the segment starting at next_sequence().
   Status StartSegment();
   Status SyncTail();

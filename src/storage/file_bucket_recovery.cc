@@ -29,7 +29,19 @@ Status FileBucketLog::Recover() {
                               " were synced and indexed: segment data is missing or damaged");
   }
   trusted_from_ = recovered;
-  return Status::OK();
+  return SyncRecoveredTail();
+}
+
+Status FileBucketLog::SyncRecoveredTail() {
+  // The newest segment may hold entries written by an earlier process that stopped before it
+  // synced them: still in the page cache (so the scan above saw them), not on the disk. They
+  // become visible, indexed and derived from as soon as the log is open, so they must be durable
+  // first; otherwise a power loss after a restart takes back records that were served, and
+  // leaves the index (and derived streams) ahead of the data. The folder too: the newest
+  // segment's name may not have been synced either.
+  if (tail_ == nullptr) return Status::OK();
+  HIGGINS_RETURN_IF_ERROR(tail_writer_->Sync());
+  return SyncDirectory(directory_);
 }
 
 Status FileBucketLog::RecoverSegment(uint64_t base_sequence, bool newest) {
