@@ -508,6 +508,44 @@ window = { type = "count", interval = "9223372036854775808" }
             "'9223372036854775808')");
 }
 
+TEST(ConfigurationTest, TimeWindowsUpToTheLargestInt64OfMillisecondsAreAccepted) {
+  using Type = WindowSpec::Type;
+  const uint64_t max = 9223372036854775807u;
+  EXPECT_EQ(WindowOf("{ type = \"time\", interval = \"9223372036854775807ms\" }"),
+            (WindowSpec{Type::kTime, max, 0}));
+  EXPECT_EQ(WindowOf("{ type = \"time\", interval = \"2562047788015h\" }"),
+            (WindowSpec{Type::kTime, 2562047788015u * 3'600'000, 0}));
+}
+
+TEST(ConfigurationTest, TimeWindowsBeyondTheLargestInt64OfMillisecondsAreRefused) {
+  EXPECT_EQ(ErrorOf(WithAmount(R"toml([streams.a]
+type = "window"
+base = "amount"
+schema = "amount"
+partition_key = "id"
+window = { type = "time", interval = "2562047788016h" }
+[streams.b]
+type = "window"
+base = "amount"
+schema = "amount"
+partition_key = "id"
+window = { type = "time", interval = "9223372036854775808ms" }
+[streams.c]
+type = "window"
+base = "amount"
+schema = "amount"
+partition_key = "id"
+window = { type = "time", interval = "1h", slide = "99999999999999999999999s" }
+)toml")),
+            "InvalidArgument: line 14: streams 'a': window 'interval' must be at most "
+            "9223372036854775807ms (2^63 - 1 ms, about 292 million years) (got "
+            "'2562047788016h')\n"
+            "line 20: streams 'b': window 'interval' must be at most 9223372036854775807ms (2^63 "
+            "- 1 ms, about 292 million years) (got '9223372036854775808ms')\n"
+            "line 26: streams 'c': window 'slide' must be at most 9223372036854775807ms (2^63 - 1 "
+            "ms, about 292 million years) (got '99999999999999999999999s')");
+}
+
 TEST(ConfigurationTest, InvalidNames) {
   EXPECT_EQ(ErrorOf(R"toml(
 [storage."my storage"]

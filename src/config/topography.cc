@@ -1,6 +1,7 @@
 #include "config/topography.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "higgins/arrow/type.h"
@@ -202,6 +203,12 @@ void CheckShape(const StreamDecl& stream, std::vector<std::string>* problems) {
   }
   if (stream.kind == StreamKind::kWindow && !stream.window) {
     problems->push_back("a window stream needs 'window'");
+  }
+  // Window bounds are int64 timestamps or offsets: start + interval must not overflow uint64.
+  constexpr auto kMaxWindow = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  if (stream.window && (stream.window->interval == 0 || stream.window->interval > kMaxWindow)) {
+    problems->push_back("a window's interval must be from 1 to " + std::to_string(kMaxWindow) +
+                        " (got " + std::to_string(stream.window->interval) + ")");
   }
 }
 

@@ -808,6 +808,25 @@ TEST(TopographyTest, HandBuiltDeclarationsAreCheckedToo) {
 namespace higgins::config {
 namespace {
 
+TEST(TopographyTest, HandBuiltWindowsLongerThanInt64AreRefused) {
+  Topography topography;
+  ASSERT_EQ(MergeText(&topography, kQuickStart), "OK");
+  Configuration config;
+  StreamDecl stream;
+  stream.name = "w";
+  stream.kind = StreamKind::kWindow;
+  stream.base = "amount";
+  stream.schema = "amount";
+  stream.partition_key = "id";
+  stream.window = WindowSpec{WindowSpec::Type::kTime, 18446744073709551615u, 0};
+  config.streams.push_back(stream);
+  Result<MergeOutcome> outcome = topography.Merge(config, kAllModules.Exists());
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.status().message(),
+            "streams 'w': a window's interval must be from 1 to 9223372036854775807 (got "
+            "18446744073709551615)");
+}
+
 TEST(TopographyTest, LargeIntegerOptionsReadBackAsIntegers) {
   Topography topography;
   ASSERT_EQ(MergeText(&topography, R"toml(

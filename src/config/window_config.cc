@@ -7,36 +7,55 @@
 namespace higgins::config::internal {
 namespace {
 
-/// A count: a positive integer, or a string of digits; nullopt when it is not one.
+/// The leading digits of `*text` as a number, removed from it; nullopt when there are none or
+/// they exceed uint64 (all digits are removed then too).
+std::optional<uint64_t> TakeDigits(std::string_view* text) {
+  size_t digits = 0;
+  bool overflow = false;
+  uint64_t value = 0;
+  for (; digits < text->size() && (*text)[digits] >= '0' && (*text)[digits] <= '9'; ++digits) {
+    const auto digit = static_cast<uint64_t>((*text)[digits] - '0');
+    if (value > (std::numeric_limits<uint64_t>::max() - digit) / 10) overflow = true;
+    value = value * 10 + digit;
+  }
+  text->remove_prefix(digits);
+  if (digits == 0 || overflow) return std::nullopt;
+  return value;
+}
+
+constexpr uint64_t kMaxSize = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+
+/// A count: a positive integer, or a string of digits; nullopt when it is not one. At most
+/// 2^63-1: the topography writes counts back as TOML integers, which are signed.
 std::optional<uint64_t> CountValue(const toml::node& node) {
   if (const auto* number = node.as_integer()) {
     if (number->get() > 0) return static_cast<uint64_t>(number->get());
     return std::nullopt;
   }
   const auto* text = node.as_string();
-  if (text == nullptr || text->get().empty()) return std::nullopt;
-  uint64_t value = 0;
-  for (const char c : text->get()) {
-    if (c < '0' || c > '9') return std::nullopt;
-    const uint64_t digit = static_cast<uint64_t>(c - '0');
-    if (value > (std::numeric_limits<uint64_t>::max() - digit) / 10) return std::nullopt;
-    value = value * 10 + digit;
-  }
-  // At most 2^63-1: the topography writes counts back as TOML integers, which are signed.
-  if (value == 0 || value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-    return std::nullopt;
-  }
+  if (text == nullptr) return std::nullopt;
+  std::string_view rest = text->get();
+  const std::optional<uint64_t> value = TakeDigits(&rest);
+  if (!value || !rest.empty() || *value == 0 || *value > kMaxSize) return std::nullopt;
   return value;
 }
 
-/// A duration string ("500ms", "10s", "5m", "1h") in milliseconds; nullopt when it is not one.
-std::optional<uint64_t> DurationValue(const toml::node& node) {
+/// What DurationValue found.
+struct Duration {
+  enum class Kind { kOk, kNotADuration, kTooLong };
+  Kind kind = Kind::kNotADuration;
+  uint64_t ms = 0;
+};
+
+/// A duration string ("500ms", "10s", "5m", "1h") in milliseconds. kTooLong beyond 2^63-1 ms:
+/// window bounds are int64 ms timestamps.
+Duration DurationValue(const toml::node& node) {
   const auto* text = node.as_string();
-  if (text == nullptr) return std::nullopt;
-  std::string_view value = text->get();
-  size_t digits = 0;
-  while (digits < value.size() && value[digits] >= '0' && value[digits] <= '9') ++digits;
-  const std::string_view unit = value.substr(digits);
+  if (text == nullptr) return {};
+  std::string_view rest = text->get();
+  const bool has_digits = !rest.empty() && rest.front() >= '0' && rest.front() <= '9';
+  const std::optional<uint64_t> amount = TakeDigits(&rest);
+  const std::string_view unit = rest;
   uint64_t scale = 0;
   if (unit == "ms") {
     scale = 1;
@@ -47,15 +66,9 @@ std::optional<uint64_t> DurationValue(const toml::node& node) {
   } else if (unit == "h") {
     scale = 3'600'000;
   }
-  if (digits == 0 || scale == 0) return std::nullopt;
-  uint64_t amount = 0;
-  for (size_t i = 0; i < digits; ++i) {
-    const uint64_t digit = static_cast<uint64_t>(value[i] - '0');
-    if (amount > (std::numeric_limits<uint64_t>::max() - digit) / 10) return std::nullopt;
-    amount = amount * 10 + digit;
-  }
-  if (amount == 0 || amount > std::numeric_limits<uint64_t>::max() / scale) return std::nullopt;
-  return amount * scale;
+  if (!has_digits || scale == 0 || (amount && *amount == 0)) return {};
+  if (!amount || *amount > kMaxSize / scale) return {Duration::Kind::kTooLong, 0};
+  return {Duration::Kind::kOk, *amount * scale};
 }
 
 std::optional<uint64_t> WindowSize(WindowSpec::Type type, std::string_view what,
@@ -72,15 +85,22 @@ std::optional<uint64_t> WindowSize(WindowSpec::Type type, std::string_view what,
     }
     return count;
   }
-  std::optional<uint64_t> duration = DurationValue(node);
-  if (!duration) {
+  const Duration duration = DurationValue(node);
+  if (duration.kind == Duration::Kind::kNotADuration) {
     problems->Add(node, where,
                   "window '" + std::string(what) +
                       "' must be a positive duration such as \"500ms\", \"10s\", \"5m\" or "
                       "\"1h\"" +
                       Got(node));
+  } else if (duration.kind == Duration::Kind::kTooLong) {
+    problems->Add(node, where,
+                  "window '" + std::string(what) +
+                      "' must be at most 9223372036854775807ms (2^63 - 1 ms, about 292 million "
+                      "years)" +
+                      Got(node));
   }
-  return duration;
+  if (duration.kind != Duration::Kind::kOk) return std::nullopt;
+  return duration.ms;
 }
 
 }  // namespace
