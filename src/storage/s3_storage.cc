@@ -229,6 +229,12 @@ Result<std::unique_ptr<Storage>> MakeS3Storage(const std::string& directory,
           "storage '" + options.name + "': prefix '" + options.prefix +
           "' has a '.' or '..' segment, which S3-compatible servers may resolve as a path");
     }
+    if (segment.empty()) {
+      return Status::InvalidArgument(
+          "storage '" + options.name + "': prefix '" + options.prefix +
+          "' has an empty segment (a leading '/' or '//'), which S3-compatible servers may "
+          "merge with its neighbours or refuse");
+    }
     if (end == std::string::npos) break;
     start = end + 1;
   }

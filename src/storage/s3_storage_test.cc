@@ -290,6 +290,23 @@ TEST_F(S3StorageTest, APrefixWithDotSegmentsIsRefused) {
   EXPECT_TRUE(MakeS3Storage(dir_.path() + "/wal", store_, dotted).ok());
 }
 
+TEST_F(S3StorageTest, APrefixWithAnEmptySegmentIsRefusedNamingThePrefix) {
+  for (const char* prefix : {"a//b/", "/", "/a", "a//", "//"}) {
+    S3StorageOptions options = SmallSegments();
+    options.prefix = prefix;
+    auto storage = MakeS3Storage(dir_.path() + "/wal", store_, options);
+    ASSERT_FALSE(storage.ok()) << prefix;
+    EXPECT_EQ(storage.status().code(), StatusCode::kInvalidArgument) << prefix;
+    EXPECT_NE(storage.status().message().find("prefix '" + std::string(prefix)), std::string::npos)
+        << storage.status().message();
+    EXPECT_NE(storage.status().message().find("has an empty segment"), std::string::npos)
+        << storage.status().message();
+  }
+  S3StorageOptions nested = SmallSegments();
+  nested.prefix = "a/b";  // a '/' is added: "a/b/"
+  EXPECT_TRUE(MakeS3Storage(dir_.path() + "/wal", store_, nested).ok());
+}
+
 TEST_F(S3StorageTest, APrefixClaimedByAnotherBrokersDirIsRefused) {
   ASSERT_NE(Make(), nullptr);
   TempDir other;
