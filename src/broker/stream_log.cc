@@ -127,6 +127,7 @@ Status StreamLog::Recover() {
       offsets.resize(r.key_indexes.size());
       index_.Add(b, r.entry, r.keys, r.key_indexes, offsets.data());
       covered = r.entry.base_sequence + r.entry.row_count;
+      last_timestamp_ms_ = std::max(last_timestamp_ms_, r.entry.timestamp_ms);
     }
     uint64_t rebuilt = 0;
     HIGGINS_RETURN_IF_ERROR(log->Scan(
@@ -148,6 +149,7 @@ Status StreamLog::Recover() {
           }
           offsets.resize(record.key_indexes.size());
           index_.Add(b, entry, record.keys, record.key_indexes, offsets.data());
+          last_timestamp_ms_ = std::max(last_timestamp_ms_, entry.timestamp_ms);
           if (index_log) HIGGINS_RETURN_IF_ERROR(index_log->Append(record));
           ++rebuilt;
           return Status::OK();

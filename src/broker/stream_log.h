@@ -203,6 +203,10 @@ class StreamLog {
   std::unique_ptr<EntryCache> cache_;  // null when Options::cache_bytes == 0
   std::vector<std::unique_ptr<storage::IndexLog>> index_logs_;  // empty when in memory only
   std::mutex write_mu_;                                         // serialises writers
+  /// The latest commit timestamp given, at least 0 and restored from the data by Recover. A
+  /// commit's timestamp is max(this, the clock), so a clock before the Unix epoch gives 0 and a
+  /// clock that goes backwards gives this one: timestamps never decrease (exact_timestamp
+  /// commits of derived records aside).
   int64_t last_timestamp_ms_ = 0;
   /// Timestamps of entries appended and not yet published, with their entry counts (SealBefore).
   std::map<int64_t, uint64_t> unpublished_;

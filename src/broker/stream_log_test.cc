@@ -4,7 +4,10 @@
 #include <atomic>
 #include <filesystem>
 #include <future>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -182,6 +185,59 @@ TEST(StreamLogTest, DeletedStreamRefusesProducesWithNotFound) {
   EXPECT_EQ(result.status().code(), StatusCode::kNotFound);
   EXPECT_EQ(result.status().message(), "stream 'amount' was deleted");
   EXPECT_EQ((*log)->index().Latest("a").status().code(), StatusCode::kNotFound);
+}
+
+TEST(StreamLogTest, TimestampsDoNotDecreaseAcrossARestart) {
+  TempFolder dir;
+  auto commit_at = [&dir](int64_t now_ms) -> int64_t {
+    auto storage = storage::MakeFileStorage(dir.path() + "/storage");
+    EXPECT_TRUE(storage.ok()) << storage.status().ToString();
+    if (!storage.ok()) return -1;
+    auto log = StreamLog::Open(Options(storage->get(), 2, dir.path() + "/index"));
+    EXPECT_TRUE(log.ok()) << log.status().ToString();
+    if (!log.ok()) return -1;
+    auto prepared = (*log)->Prepare(R"({"id":"a","data":1})", PayloadFormat::kJson);
+    EXPECT_TRUE(prepared.ok());
+    if (!prepared.ok()) return -1;
+    auto result = (*log)->CommitUnsynced(*prepared, now_ms);
+    EXPECT_TRUE(result.ok()) << result.status().ToString();
+    return result.ok() ? result->timestamp_ms : -1;
+  };
+  EXPECT_EQ(commit_at(5000), 5000);
+  EXPECT_EQ(commit_at(1000), 5000);  // reopened, with the clock behind the stored records
+  std::filesystem::remove_all(dir.path() + "/index");
+  EXPECT_EQ(commit_at(2000), 5000);  // the index rebuilt from the data
+}
+
+/// Commits one record per clock reading, each in its own group, and answers their timestamps.
+std::vector<int64_t> TimestampsFor(std::vector<int64_t> clock) {
+  auto storage = storage::MakeMemoryStorage();
+  auto opened = StreamLog::Open(Options(storage.get(), 1, ""));
+  EXPECT_TRUE(opened.ok());
+  std::shared_ptr<StreamLog> log = *std::move(opened);
+  std::atomic<size_t> reads{0};
+  GroupCommitter committer([&] { return clock[std::min(reads++, clock.size() - 1)]; });
+  std::vector<int64_t> timestamps;
+  for (size_t i = 0; i < clock.size(); ++i) {
+    auto result = Commit(committer, log, R"({"id":"a","data":1})");
+    EXPECT_TRUE(result.ok()) << result.status().ToString();
+    timestamps.push_back(result.ok() ? result->timestamp_ms : -1);
+  }
+  auto stored = log->Range("a", 0, clock.size(), clock.size());
+  EXPECT_TRUE(stored.ok());
+  if (stored.ok()) {
+    EXPECT_EQ(stored->timestamps_ms, timestamps);
+  }
+  return timestamps;
+}
+
+TEST(GroupCommitterTest, AClockBeforeTheUnixEpochGivesTimestampZero) {
+  EXPECT_EQ(TimestampsFor({-5000, -1, 7}), (std::vector<int64_t>{0, 0, 7}));
+}
+
+TEST(GroupCommitterTest, AClockThatGoesBackwardsGivesTheLatestTimestamp) {
+  EXPECT_EQ(TimestampsFor({2000, 1500, 2000, 2500, 10}),
+            (std::vector<int64_t>{2000, 2000, 2000, 2500, 2500}));
 }
 
 TEST(GroupCommitterTest, ConcurrentProducersShareGroups) {
