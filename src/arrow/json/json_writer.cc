@@ -69,23 +69,12 @@ void AppendFloat(T value, std::string* out) {
   out->append(digits, result.ptr);
 }
 
-/// The fewest significant digits that read back as `bits` the way ReadJson reads them: rounded
-/// once to half from the text's value, which for the text written here is DoubleToHalf of the
-/// nearest double (JsonWriterTest.EveryHalfFloatRoundTrips checks every half).
+/// The value the bits hold, which every half float is exactly as a double: its shortest
+/// round-trip digits as a double (65504, not the "6.55e+04" that also reads back as 65504), as
+/// readers of Arrow data print it. ReadJson rounds that text back to the same bits
+/// (JsonWriterTest.EveryHalfFloatRoundTrips checks every half).
 void AppendHalf(uint16_t bits, std::string* out) {
-  const float value = HalfToFloat(bits);
-  if (AppendNonFinite(value, out)) return;
-  char digits[40];
-  for (int precision = 1; precision <= 9; ++precision) {
-    const auto result = std::to_chars(digits, digits + sizeof(digits), value,
-                                      std::chars_format::general, precision);
-    double back = 0;
-    std::from_chars(digits, result.ptr, back);
-    if (DoubleToHalf(back) == bits || precision == 9) {
-      out->append(digits, result.ptr);
-      return;
-    }
-  }
+  AppendFloat(static_cast<double>(HalfToFloat(bits)), out);
 }
 
 /// Appends a quoted text form, or the integer when the value has no such form.

@@ -5,6 +5,9 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "higgins/arrow/float16.h"
 #include "arrow/json/json_reader.h"
@@ -105,7 +108,8 @@ TEST(JsonWriterTest, RendersEveryType) {
   WriteNdjson(AllTypesBatch(), &out);
   const std::string expected =
       R"({"null":null,"bool":true,"i8":-128,"i16":-32768,"i32":-2147483648,)"
-      R"("i64":-9223372036854775808,"u8":0,"u16":0,"u32":0,"u64":0,"f16":0.1,"f32":0.1,)"
+      R"("i64":-9223372036854775808,"u8":0,"u16":0,"u32":0,"u64":0,)"
+      R"("f16":0.0999755859375,"f32":0.1,)"
       R"("f64":1e+300,"f64b":-0,"s":"q\"b\\s/\n\t\u0001)"
       "\x7f"
       R"( é😀","ls":"large",)"
@@ -149,6 +153,36 @@ TEST(JsonWriterTest, ArrayRoundTripsEveryType) {
   Result<RecordBatch> back = ReadJson(array, batch.schema());
   ASSERT_TRUE(back.ok()) << back.status().ToString();
   EXPECT_TRUE(back->Equals(batch));
+}
+
+TEST(JsonWriterTest, HalfFloatsPrintTheExactValueOfTheirBits) {
+  const std::vector<std::pair<uint16_t, std::string>> cases = {
+      {0x7BFF, "65504"},  // the largest half
+      {0xFBFF, "-65504"},
+      {0x2E66, "0.0999755859375"},  // the half nearest 0.1
+      {0x3555, "0.333251953125"},
+      {0x3C00, "1"},
+      {0x3C01, "1.0009765625"},
+      {0x0001, "5.960464477539063e-08"},  // the smallest subnormal, 2^-24
+      {0x03FF, "6.097555160522461e-05"},  // the largest subnormal
+      {0x0400, "6.103515625e-05"},        // the smallest normal, 2^-14
+      {0x0000, "0"},
+      {0x8000, "-0"},
+      {0x7C00, "\"Infinity\""},
+      {0xFC00, "\"-Infinity\""},
+      {0x7E00, "\"NaN\""},
+  };
+  ArrayBuilder builder(DataType::Float16());
+  for (const auto& [bits, text] : cases) builder.AppendPrimitive<uint16_t>(bits);
+  Result<RecordBatch> batch =
+      RecordBatch::Make(MakeSchema({Field("h", DataType::Float16())}),
+                        static_cast<int64_t>(cases.size()), {builder.Finish()});
+  ASSERT_TRUE(batch.ok());
+  std::string expected;
+  for (const auto& [bits, text] : cases) expected += "{\"h\":" + text + "}\n";
+  std::string ndjson;
+  WriteNdjson(*batch, &ndjson);
+  EXPECT_EQ(ndjson, expected);
 }
 
 TEST(JsonWriterTest, EveryHalfFloatRoundTrips) {
