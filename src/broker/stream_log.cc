@@ -40,6 +40,24 @@ Result<arrow::RecordBatch> Take(const arrow::RecordBatch& batch, const std::vect
                                   std::move(columns));
 }
 
+/// `name` quoted, with its control characters (U+0000 to U+001F, U+007F) as \u00XX: a
+/// payload's field names are the client's and may hold any bytes.
+std::string QuotedName(std::string_view name) {
+  std::string out = "'";
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\u00";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
 std::string DescribeSchemaDifference(const arrow::Schema& expected, const arrow::Schema& got) {
   if (expected.num_fields() != got.num_fields()) {
     return "it has " + std::to_string(got.num_fields()) + " fields, the stream has " +
@@ -49,10 +67,11 @@ std::string DescribeSchemaDifference(const arrow::Schema& expected, const arrow:
     const arrow::Field& e = expected.field(i);
     const arrow::Field& g = got.field(i);
     if (e.name != g.name) {
-      return "field " + std::to_string(i) + " is '" + g.name + "', the stream has '" + e.name + "'";
+      return "field " + std::to_string(i) + " is " + QuotedName(g.name) + ", the stream has " +
+             QuotedName(e.name);
     }
     if (!(e.type == g.type)) {
-      return "field '" + e.name + "' is " + g.type.ToString() + ", the stream has " +
+      return "field " + QuotedName(e.name) + " is " + g.type.ToString() + ", the stream has " +
              e.type.ToString();
     }
   }

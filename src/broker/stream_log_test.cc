@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "higgins/arrow/ipc/writer.h"
 #include "broker/group_committer.h"
 #include "broker/partitioning.h"
 
@@ -185,6 +186,33 @@ TEST(StreamLogTest, DeletedStreamRefusesProducesWithNotFound) {
   EXPECT_EQ(result.status().code(), StatusCode::kNotFound);
   EXPECT_EQ(result.status().message(), "stream 'amount' was deleted");
   EXPECT_EQ((*log)->index().Latest("a").status().code(), StatusCode::kNotFound);
+}
+
+TEST(StreamLogTest, AnArrowPayloadWithOtherFieldNamesIsRefusedWithTheNamesEscaped) {
+  auto storage = storage::MakeMemoryStorage();
+  auto log = StreamLog::Open(Options(storage.get(), 1, ""));
+  ASSERT_TRUE(log.ok());
+  for (const auto& [name, shown] :
+       {std::pair<std::string, std::string>{std::string("i\0d", 3), "'i\\u0000d'"},
+        {"", "''"},
+        {"i\nd", "'i\\u000ad'"}}) {
+    arrow::SchemaPtr schema = arrow::MakeSchema({arrow::Field(name, arrow::DataType::Utf8(), false),
+                                                 arrow::Field("data", arrow::DataType::Int32())});
+    arrow::ArrayBuilder ids(arrow::DataType::Utf8());
+    ASSERT_TRUE(ids.AppendBinary("a").ok());
+    arrow::ArrayBuilder data(arrow::DataType::Int32());
+    data.AppendPrimitive<int32_t>(1);
+    auto batch = arrow::RecordBatch::Make(schema, 1, {ids.Finish(), data.Finish()});
+    ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+    auto payload = arrow::ipc::WriteStream(schema, {*batch});
+    ASSERT_TRUE(payload.ok()) << payload.status().ToString();
+    auto prepared = (*log)->Prepare(payload->view(), PayloadFormat::kArrowIpc);
+    ASSERT_FALSE(prepared.ok());
+    EXPECT_EQ(prepared.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_EQ(prepared.status().message(),
+              "the payload's schema differs from the stream's: field 0 is " + shown +
+                  ", the stream has 'id'");
+  }
 }
 
 TEST(StreamLogTest, TimestampsDoNotDecreaseAcrossARestart) {

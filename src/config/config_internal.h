@@ -43,6 +43,11 @@ const StorageOption* FindStorageOption(std::string_view type, std::string_view k
 bool IsValidName(std::string_view name);
 inline constexpr std::string_view kNameRule = "1 to 255 bytes of A-Z a-z 0-9 _ . -";
 
+/// Why `name` cannot name a schema field, "" when it can: a field name is at least one byte and
+/// holds no control character (U+0000 to U+001F, U+007F), which tables, JSON keys and error
+/// messages could not show as written. The problem names the field as a TOML string.
+std::string FieldNameProblem(std::string_view name);
+
 /// `key` as a TOML key: bare when it is one of [A-Za-z0-9_-]+, quoted otherwise.
 std::string TomlKey(std::string_view key);
 /// `value` as a TOML basic string, quotes included.

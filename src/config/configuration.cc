@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <map>
 #include <optional>
 
@@ -59,6 +60,20 @@ bool IsValidName(std::string_view name) {
     if (!ok) return false;
   }
   return true;
+}
+
+std::string FieldNameProblem(std::string_view name) {
+  if (name.empty()) return "a field name must not be empty";
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F) {
+      char code[8];
+      std::snprintf(code, sizeof(code), "U+%04X", byte);
+      return "field name " + TomlString(name) + " holds the control character " + code +
+             " (field names must not hold U+0000 to U+001F or U+007F)";
+    }
+  }
+  return "";
 }
 
 }  // namespace internal
@@ -300,6 +315,14 @@ bool ReadName(const Entry& entry, const std::string& where, std::string* out, Pr
   }
   if (text->get().empty()) {
     problems->Add(*entry.node, where, Quoted(entry.key) + " must not be empty");
+    return false;
+  }
+  if (std::any_of(text->get().begin(), text->get().end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; })) {
+    problems->Add(*entry.node, where,
+                  Quoted(entry.key) +
+                      " must not hold control characters (U+0000 to U+001F, U+007F) (got " +
+                      internal::TomlString(text->get()) + ")");
     return false;
   }
   *out = text->get();

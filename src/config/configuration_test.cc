@@ -546,6 +546,27 @@ window = { type = "time", interval = "1h", slide = "99999999999999999999999s" }
             "ms, about 292 million years) (got '99999999999999999999999s')");
 }
 
+TEST(ConfigurationTest, PartitionKeysWithControlCharactersAreRefused) {
+  EXPECT_EQ(ErrorOf(R"toml([storage.memory]
+type = "memory"
+[schema.s]
+"" = "string"
+"i\u0000d" = "string"
+[streams.a]
+schema = "s"
+partition_key = ""
+[streams.b]
+schema = "s"
+partition_key = "i\u0000d"
+)toml"),
+            "InvalidArgument: line 4: schema 's': a field name must not be empty\n"
+            "line 5: schema 's': field name \"i\\u0000d\" holds the control character U+0000 "
+            "(field names must not hold U+0000 to U+001F or U+007F)\n"
+            "line 8: streams 'a': 'partition_key' must not be empty\n"
+            "line 11: streams 'b': 'partition_key' must not hold control characters (U+0000 to "
+            "U+001F, U+007F) (got \"i\\u0000d\")");
+}
+
 TEST(ConfigurationTest, InvalidNames) {
   EXPECT_EQ(ErrorOf(R"toml(
 [storage."my storage"]

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "config/config_internal.h"
 #include "config/toml_internal.h"
 
 namespace higgins::config {
@@ -124,6 +125,11 @@ std::vector<NamedSchema> ReadSchemas(const toml::table& root, Problems* problems
     std::vector<arrow::Field> schema_fields;
     bool ok = true;
     for (const Entry& entry : InFileOrder(*fields)) {
+      if (std::string problem = FieldNameProblem(entry.key); !problem.empty()) {
+        problems->Add(*entry.node, where, problem);
+        ok = false;
+        continue;
+      }
       std::optional<arrow::Field> field = ReadField(block.key, entry, problems);
       if (field) {
         schema_fields.push_back(std::move(*field));

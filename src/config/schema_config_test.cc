@@ -168,6 +168,30 @@ TEST(SchemaConfigTest, FieldTableProblems) {
   EXPECT_EQ(ErrorOf("[schema.s]\n"), "line 1: schema 's': has no fields");
 }
 
+TEST(SchemaConfigTest, EmptyFieldNamesAndControlCharactersAreRefused) {
+  EXPECT_EQ(ErrorOf(R"toml([schema.s]
+"" = "int32"
+"a\u0000b" = "string"
+"tab\there" = { type = "int8" }
+"del\u007F" = "bool"
+ok = "int64"
+)toml"),
+            "line 2: schema 's': a field name must not be empty\n"
+            "line 3: schema 's': field name \"a\\u0000b\" holds the control character U+0000 "
+            "(field names must not hold U+0000 to U+001F or U+007F)\n"
+            "line 4: schema 's': field name \"tab\\there\" holds the control character U+0009 "
+            "(field names must not hold U+0000 to U+001F or U+007F)\n"
+            "line 5: schema 's': field name \"del\\u007f\" holds the control character U+007F "
+            "(field names must not hold U+0000 to U+001F or U+007F)");
+  // Other characters, blanks and non-ASCII UTF-8 included, are allowed.
+  Result<std::vector<NamedSchema>> schemas = ParseSchemas(R"toml([schema.s]
+"first name" = "string"
+"caf\u00e9" = "int32"
+)toml");
+  ASSERT_TRUE(schemas.ok()) << schemas.status().ToString();
+  EXPECT_EQ(FieldNames(*(*schemas)[0].schema), (std::vector<std::string>{"first name", "café"}));
+}
+
 TEST(SchemaConfigTest, TomlSyntaxErrorsGiveLineAndColumn) {
   const std::string error = ErrorOf("[schema.s]\na = \"int8\"\na = \"int16\"\n");
   EXPECT_EQ(error,

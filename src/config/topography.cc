@@ -484,8 +484,15 @@ Result<MergeOutcome> Topography::Merge(const Configuration& config,
   }
   for (const SchemaDecl& schema : config.schemas) {
     auto it = next.schemas_.find(schema.name);
+    std::string field_problem;
+    for (size_t i = 0; schema.schema != nullptr && i < schema.schema->num_fields(); ++i) {
+      field_problem = internal::FieldNameProblem(schema.schema->field(i).name);
+      if (!field_problem.empty()) break;
+    }
     if (schema.schema == nullptr || schema.schema->num_fields() == 0) {
       problems.push_back("schema " + Quoted(schema.name) + ": has no fields");
+    } else if (!field_problem.empty()) {
+      problems.push_back("schema " + Quoted(schema.name) + ": " + field_problem);
     } else if (it == next.schemas_.end()) {
       next.schemas_.emplace(schema.name, schema);
       outcome.added_schemas.push_back(schema.name);

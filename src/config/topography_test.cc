@@ -827,6 +827,21 @@ TEST(TopographyTest, HandBuiltWindowsLongerThanInt64AreRefused) {
             "18446744073709551615)");
 }
 
+TEST(TopographyTest, HandBuiltSchemasWithEmptyOrControlFieldNamesAreRefused) {
+  Topography topography;
+  Configuration config;
+  config.schemas.push_back(
+      SchemaDecl{"empty", arrow::MakeSchema({arrow::Field("", arrow::DataType::Int32())})});
+  config.schemas.push_back(SchemaDecl{
+      "nul", arrow::MakeSchema({arrow::Field(std::string("a\0b", 3), arrow::DataType::Int32())})});
+  Result<MergeOutcome> outcome = topography.Merge(config, kAllModules.Exists());
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_EQ(outcome.status().message(),
+            "schema 'empty': a field name must not be empty\n"
+            "schema 'nul': field name \"a\\u0000b\" holds the control character U+0000 (field "
+            "names must not hold U+0000 to U+001F or U+007F)");
+}
+
 TEST(TopographyTest, LargeIntegerOptionsReadBackAsIntegers) {
   Topography topography;
   ASSERT_EQ(MergeText(&topography, R"toml(
