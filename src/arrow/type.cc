@@ -200,9 +200,16 @@ constexpr std::array<SimpleTag, 25> kSimpleTags = {{
     {"timestamp", TypeId::kTimestamp},
 }};
 
+/// Blanks (spaces and tabs, no other white space) may stand around a tag's tokens: before and
+/// after the tag, around its parentheses and commas. The configuration's window sizes follow
+/// the same rule.
+bool IsBlank(char c) {
+  return c == ' ' || c == '\t';
+}
+
 std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && IsBlank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsBlank(s.back())) s.remove_suffix(1);
   return s;
 }
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 namespace higgins::arrow {
 namespace {
 
@@ -64,6 +66,29 @@ TEST(TypeTagTest, BadParametersAreRejected) {
                           "timestamp(ms, )", "timestamp(ms,))", "timestamp(ms,+25:00)",
                           "timestamp(ms,a b)", "timestamp(ms,+2:00)", "timestamp(ms,1UTC)",
                           "fixed_size_binary(1048577)", "fixed_size_binary(2147483647)"}) {
+    EXPECT_FALSE(ParseTypeTag(tag).ok()) << tag;
+  }
+}
+
+TEST(TypeTagTest, BlanksAroundTokensAreAllowed) {
+  const std::pair<const char*, DataType> cases[] = {
+      {" int32 ", DataType::Int32()},
+      {"\tbool\t", DataType::Bool()},
+      {"decimal( 5 , 2 )", DataType::Decimal128(5, 2)},
+      {" decimal ( 5 ,2 ) ", DataType::Decimal128(5, 2)},
+      {"timestamp( ms , UTC )", DataType::Timestamp(TimeUnit::kMilli, "UTC")},
+      {"fixed_size_binary(\t4\t)", DataType::FixedSizeBinary(4)},
+  };
+  for (const auto& [tag, type] : cases) {
+    Result<DataType> t = ParseTypeTag(tag);
+    ASSERT_TRUE(t.ok()) << tag << ": " << t.status().ToString();
+    EXPECT_EQ(*t, type) << tag;
+  }
+}
+
+TEST(TypeTagTest, BlanksInsideTokensAndOtherWhiteSpaceAreRefused) {
+  for (const char* tag : {"int 32", "decimal(5 2)", "decimal(1 0,2)", "time32(m s)", "int32\n",
+                          "\nint32", "\rbool", "decimal(5,\n2)", "timestamp(ms,\vUTC)", "\fint8"}) {
     EXPECT_FALSE(ParseTypeTag(tag).ok()) << tag;
   }
 }

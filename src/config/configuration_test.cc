@@ -567,6 +567,54 @@ partition_key = "i\u0000d"
             "U+001F, U+007F) (got \"i\\u0000d\")");
 }
 
+TEST(ConfigurationTest, WindowSizesAllowBlanksAroundTheirTokens) {
+  using Type = WindowSpec::Type;
+  for (std::string_view interval :
+       {"\" 5s\"", "\"5s \"", "\"5 s\"", "\"\\t5\\ts\\t\"", "\" 5000 ms \""}) {
+    EXPECT_EQ(WindowOf("{ type = \"time\", interval = " + std::string(interval) + " }"),
+              (WindowSpec{Type::kTime, 5000, 0}))
+        << interval;
+  }
+  EXPECT_EQ(WindowOf("{ type = \"count\", interval = \" 5 \", slide = \"\\t2\" }"),
+            (WindowSpec{Type::kCount, 5, 2}));
+}
+
+TEST(ConfigurationTest, WindowSizesRefuseBlanksInsideTokensAndOtherWhiteSpace) {
+  EXPECT_EQ(ErrorOf(WithAmount(R"toml([streams.a]
+type = "window"
+base = "amount"
+schema = "amount"
+partition_key = "id"
+window = { type = "time", interval = "1 0s" }
+[streams.b]
+type = "window"
+base = "amount"
+schema = "amount"
+partition_key = "id"
+window = { type = "time", interval = "10m s" }
+[streams.d]
+type = "window"
+base = "amount"
+schema = "amount"
+partition_key = "id"
+window = { type = "count", interval = "1 0" }
+[streams.e]
+type = "window"
+base = "amount"
+schema = "amount"
+partition_key = "id"
+window = { type = "count", interval = " " }
+)toml")),
+            "InvalidArgument: line 14: streams 'a': window 'interval' must be a positive "
+            "duration such as \"500ms\", \"10s\", \"5m\" or \"1h\" (got '1 0s')\n"
+            "line 20: streams 'b': window 'interval' must be a positive duration such as "
+            "\"500ms\", \"10s\", \"5m\" or \"1h\" (got '10m s')\n"
+            "line 26: streams 'd': window 'interval' must be a positive number of records (at "
+            "most 9223372036854775807), as an integer or a string of digits (got '1 0')\n"
+            "line 32: streams 'e': window 'interval' must be a positive number of records (at "
+            "most 9223372036854775807), as an integer or a string of digits (got ' ')");
+}
+
 TEST(ConfigurationTest, InvalidNames) {
   EXPECT_EQ(ErrorOf(R"toml(
 [storage."my storage"]

@@ -7,6 +7,18 @@
 namespace higgins::config::internal {
 namespace {
 
+/// Blanks (spaces and tabs) may stand around the tokens of a size, as of a type tag
+/// (arrow::ParseTypeTag): " 5 ", "10 s".
+bool IsBlank(char c) {
+  return c == ' ' || c == '\t';
+}
+
+std::string_view TrimBlanks(std::string_view text) {
+  while (!text.empty() && IsBlank(text.front())) text.remove_prefix(1);
+  while (!text.empty() && IsBlank(text.back())) text.remove_suffix(1);
+  return text;
+}
+
 /// The leading digits of `*text` as a number, removed from it; nullopt when there are none or
 /// they exceed uint64 (all digits are removed then too).
 std::optional<uint64_t> TakeDigits(std::string_view* text) {
@@ -25,8 +37,9 @@ std::optional<uint64_t> TakeDigits(std::string_view* text) {
 
 constexpr uint64_t kMaxSize = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
 
-/// A count: a positive integer, or a string of digits; nullopt when it is not one. At most
-/// 2^63-1: the topography writes counts back as TOML integers, which are signed.
+/// A count: a positive integer, or a string of digits with optional blanks around them; nullopt
+/// when it is not one. At most 2^63-1: the topography writes counts back as TOML integers, which
+/// are signed.
 std::optional<uint64_t> CountValue(const toml::node& node) {
   if (const auto* number = node.as_integer()) {
     if (number->get() > 0) return static_cast<uint64_t>(number->get());
@@ -34,7 +47,7 @@ std::optional<uint64_t> CountValue(const toml::node& node) {
   }
   const auto* text = node.as_string();
   if (text == nullptr) return std::nullopt;
-  std::string_view rest = text->get();
+  std::string_view rest = TrimBlanks(text->get());
   const std::optional<uint64_t> value = TakeDigits(&rest);
   if (!value || !rest.empty() || *value == 0 || *value > kMaxSize) return std::nullopt;
   return value;
@@ -47,15 +60,15 @@ struct Duration {
   uint64_t ms = 0;
 };
 
-/// A duration string ("500ms", "10s", "5m", "1h") in milliseconds. kTooLong beyond 2^63-1 ms:
-/// window bounds are int64 ms timestamps.
+/// A duration string ("500ms", "10s", "5m", "1h", blanks allowed around the number and the
+/// unit) in milliseconds. kTooLong beyond 2^63-1 ms: window bounds are int64 ms timestamps.
 Duration DurationValue(const toml::node& node) {
   const auto* text = node.as_string();
   if (text == nullptr) return {};
-  std::string_view rest = text->get();
+  std::string_view rest = TrimBlanks(text->get());
   const bool has_digits = !rest.empty() && rest.front() >= '0' && rest.front() <= '9';
   const std::optional<uint64_t> amount = TakeDigits(&rest);
-  const std::string_view unit = rest;
+  const std::string_view unit = TrimBlanks(rest);
   uint64_t scale = 0;
   if (unit == "ms") {
     scale = 1;
