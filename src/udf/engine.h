@@ -28,9 +28,10 @@ class CompiledModule {
 
 /// Limits of every call (docs/udf-abi.md, "Limits").
 struct CallLimits {
-  /// Wall time of one Call: instantiation when the sandbox has no instance of the module yet
-  /// (a start function runs then), `_reset`, `_malloc`, `run` and `get_errors`. Past it the
-  /// module is stopped and the call fails with DeadlineExceeded.
+  /// Wall time of one Call: instantiation when the sandbox has no instance of the module kept
+  /// (always for a module without `_reset`; a start function runs then), `_reset`, `_malloc`,
+  /// `run` and `get_errors`. Past it the module is stopped and the call fails with
+  /// DeadlineExceeded.
   std::chrono::milliseconds deadline{1000};
   /// An instance whose linear memory is larger than this after a call is discarded and a fresh
   /// one is instantiated for the next call (modules that never free do not grow without bound).
@@ -38,7 +39,9 @@ struct CallLimits {
 };
 
 /// One worker thread's place to run modules: it owns the engine state that must stay on one
-/// thread (for V8, an Isolate and a Context) and an instance per module it has run.
+/// thread (for V8, an Isolate and a Context) and an instance per module it has run. An instance
+/// serves the next call only if the module exports `_reset` and the call succeeded within
+/// CallLimits::recycle_memory_bytes; a module without `_reset` gets a fresh instance per call.
 ///
 /// Thread-safety: none; create, use and destroy a Sandbox on one thread.
 class Sandbox {

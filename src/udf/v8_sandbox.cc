@@ -30,6 +30,17 @@ Result<v8::Local<v8::Object>> GetObject(v8::Isolate* isolate, v8::Local<v8::Cont
 // call (V8 aborts the process if the callback does not raise the limit).
 constexpr size_t kHeapHeadroomBytes = 64u << 20;
 
+// Whether `instance` may serve the next call of `module`. Only a module that exports `_reset`
+// is told where a batch starts; one without it may keep state in its memory and globals that
+// only grows (a log index, a "logger set" flag, an allocator that never rewinds), as modules
+// built for hosts that instantiate them for every call do, so each of its calls gets a fresh
+// instance. A failed call may have left any state; a large memory is not kept.
+bool KeepInstance(const V8CompiledModule& module, bool call_succeeded, V8Instance& instance,
+                  const CallLimits& limits) {
+  return call_succeeded && module.info().has_reset &&
+         instance.MemoryBytes() <= limits.recycle_memory_bytes;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<V8Sandbox>> V8Sandbox::Create(const EngineOptions& options,
@@ -115,8 +126,7 @@ Result<std::string> V8Sandbox::Call(const CompiledModule& module,
                                          std::to_string(options_.max_heap_bytes >> 20) +
                                          " MiB of engine heap");
     }
-    if (slot.instance != nullptr &&
-        (!result.ok() || slot.instance->MemoryBytes() > limits.recycle_memory_bytes)) {
+    if (slot.instance != nullptr && !KeepInstance(*compiled, result.ok(), *slot.instance, limits)) {
       slot.instance.reset();
     }
   }
@@ -154,8 +164,8 @@ Result<std::string> V8Sandbox::CallArmed(Slot& slot, const V8CompiledModule& mod
   if (result.ok() || result.status().code() == StatusCode::kDeadlineExceeded) return result;
   Result<std::string> reported = slot.instance->ReportedErrors(limits);
   if (!reported.ok()) {
-    return Status(result.status().code(), result.status().message() +
-                                              "; get_errors failed: " + reported.status().message());
+    return Status(result.status().code(), result.status().message() + "; get_errors failed: " +
+                                              reported.status().message());
   }
   if (reported->empty()) return result;
   return Status(result.status().code(),

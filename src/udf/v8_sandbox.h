@@ -24,8 +24,10 @@ namespace higgins::udf {
 ///
 /// Instances are keyed by the CompiledModule's address and remember the module through a
 /// weak_ptr: an instance whose module was destroyed is dropped on the next call (so a new module
-/// at the same address never meets a stale instance). An instance is discarded after any error
-/// and when its memory has grown past CallLimits::recycle_memory_bytes. V8's GC reclaims the
+/// at the same address never meets a stale instance). An instance is discarded after any error,
+/// when its memory has grown past CallLimits::recycle_memory_bytes, and after every call of a
+/// module that does not export `_reset` (it may keep state that only grows: each of its calls
+/// runs on a fresh instance). V8's GC reclaims the
 /// memory of discarded instances on its own (it counts wasm memories as external memory): a
 /// module leaking 1 MiB per call for 2000 calls, recycled at 8 MiB, grew the process by 35 MiB.
 ///
