@@ -20,7 +20,8 @@ std::chrono::milliseconds FullJitterBackoff(std::chrono::milliseconds base,
 }
 
 bool IsTransientHttpStatus(long status, std::string_view error_code) {
-  if (status >= 500 && status <= 599) return true;
+  // 501 Not Implemented is the server's lasting answer about the operation itself.
+  if (status >= 500 && status <= 599) return status != 501;
   if (status == 429) return true;
   return status == 400 && error_code == "RequestTimeout";
 }

@@ -14,8 +14,8 @@ std::chrono::milliseconds FullJitterBackoff(std::chrono::milliseconds base,
                                             std::chrono::milliseconds max, int failed_attempt,
                                             std::mt19937_64& rng);
 
-/// Whether an S3 answer with this HTTP status and S3 error code is worth another try: 5xx,
-/// 429 (throttling) and 400 RequestTimeout (S3 closed an idle upload).
+/// Whether an S3 answer with this HTTP status and S3 error code is worth another try: 5xx but
+/// 501 Not Implemented, 429 (throttling) and 400 RequestTimeout (S3 closed an idle upload).
 bool IsTransientHttpStatus(long status, std::string_view error_code);
 
 }  // namespace higgins::s3

@@ -42,6 +42,7 @@ TEST(TransientTest, ServerErrorsThrottlingAndRequestTimeout) {
   EXPECT_FALSE(IsTransientHttpStatus(403, "SignatureDoesNotMatch"));
   EXPECT_FALSE(IsTransientHttpStatus(404, "NoSuchKey"));
   EXPECT_FALSE(IsTransientHttpStatus(200, ""));
+  EXPECT_FALSE(IsTransientHttpStatus(501, "NotImplemented"));
 }
 
 }  // namespace

@@ -93,6 +93,58 @@ TEST(MemoryObjectStoreTest, GetsCountsOnlyCallsThatReachedTheStore) {
   EXPECT_EQ(store.gets(), 2u);
 }
 
+TEST(MemoryObjectStoreTest, AMultipartPutLeavesNoUploadBehind) {
+  MemoryObjectStore store;
+  store.set_multipart_threshold(10, 4);
+  ASSERT_TRUE(store.Put("big", Bytes("0123456789ab")).ok());
+  ASSERT_TRUE(store.Put("small", Bytes("0123")).ok());
+  auto got = store.Get("big", 0, 12);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got->view(), "0123456789ab");
+  auto uploads = store.ListMultipartUploads("");
+  ASSERT_TRUE(uploads.ok());
+  EXPECT_TRUE(uploads->empty());
+}
+
+TEST(MemoryObjectStoreTest, DyingBetweenPartsLeavesTheUploadInProgress) {
+  MemoryObjectStore store;
+  store.set_multipart_threshold(10, 4);
+  store.DieDuringNextMultipartPut(2);
+  EXPECT_EQ(store.Put("p/big", Bytes("0123456789ab")).code(), StatusCode::kIOError);
+  // The dead process reaches nothing any more.
+  EXPECT_EQ(store.ListMultipartUploads("p/").status().code(), StatusCode::kIOError);
+  store.set_failing(false);
+  EXPECT_EQ(store.Get("p/big", 0, 1).status().code(), StatusCode::kNotFound);
+  auto uploads = store.ListMultipartUploads("p/");
+  ASSERT_TRUE(uploads.ok());
+  ASSERT_EQ(uploads->size(), 1u);
+  EXPECT_EQ((*uploads)[0].key, "p/big");
+  EXPECT_EQ(store.in_progress_part_bytes(), 8u);
+  // Only the next multipart Put dies.
+  EXPECT_TRUE(store.Put("p/big", Bytes("0123456789ab")).ok());
+  EXPECT_EQ(store.ListMultipartUploads("p/")->size(), 1u);
+  ASSERT_TRUE(store.AbortMultipartUpload("p/big", (*uploads)[0].upload_id).ok());
+  EXPECT_EQ(store.in_progress_part_bytes(), 0u);
+  EXPECT_EQ(store.aborted_uploads(), 1u);
+  // An upload already gone is fine, and is not counted.
+  EXPECT_TRUE(store.AbortMultipartUpload("p/big", (*uploads)[0].upload_id).ok());
+  EXPECT_EQ(store.aborted_uploads(), 1u);
+}
+
+TEST(MemoryObjectStoreTest, UploadsAreListedByPrefixThenKeyThenId) {
+  MemoryObjectStore store;
+  const std::string b2 = store.StartAbandonedUpload("p/b", 1, 1);
+  const std::string a = store.StartAbandonedUpload("p/a", 1, 1);
+  const std::string b1 = store.StartAbandonedUpload("p/b", 1, 1);
+  store.StartAbandonedUpload("q/a", 1, 1);
+  auto uploads = store.ListMultipartUploads("p/");
+  ASSERT_TRUE(uploads.ok());
+  const std::vector<MultipartUpload> want = {{"p/a", a}, {"p/b", b2}, {"p/b", b1}};
+  EXPECT_EQ(*uploads, want);
+  store.set_list_uploads_status(Status::NotSupported("no listing"));
+  EXPECT_EQ(store.ListMultipartUploads("p/").status().code(), StatusCode::kNotSupported);
+}
+
 TEST(MemoryObjectStoreTest, ConcurrentPutsAndGets) {
   MemoryObjectStore store;
   std::vector<std::thread> threads;

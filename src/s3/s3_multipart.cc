@@ -1,4 +1,5 @@
 // S3ObjectStore's multipart upload: create, upload the parts in order, complete; abort on error.
+// Listing the uploads in progress (ListMultipartUploads) and aborting one by id.
 #include <algorithm>
 
 #include "s3/s3_object_store.h"
@@ -7,7 +8,9 @@
 namespace higgins::s3 {
 namespace {
 
-constexpr uint64_t kMaxParts = 10'000;  // S3's limit per upload
+constexpr uint64_t kMaxParts = 10'000;             // S3's limit per upload
+constexpr uint64_t kMaxListBodyBytes = 16u << 20;  // 1000 uploads of 1024-byte keys, and more
+constexpr int kMaxListPages = 1'000'000;
 
 bool IsSuccess(long status) {
   return status >= 200 && status < 300;
@@ -35,7 +38,7 @@ Status S3ObjectStore::PutMultipart(const std::string& key, std::span<const uint8
   }
   if (status.ok()) status = CompleteMultipartUpload(key, upload_id, etags);
   if (status.ok()) return status;
-  const Status aborted = AbortMultipartUpload(key, upload_id);
+  const Status aborted = Abort(key, upload_id);
   return Status(
       status.code(),
       status.message() + (aborted.ok() ? "; the upload was aborted"
@@ -87,14 +90,65 @@ Status S3ObjectStore::CompleteMultipartUpload(const std::string& key, const std:
   return Status::OK();
 }
 
-Status S3ObjectStore::AbortMultipartUpload(const std::string& key, const std::string& upload_id) {
-  const std::string what = "PUT " + key + " (AbortMultipartUpload)";
+Status S3ObjectStore::Abort(const std::string& key, const std::string& upload_id) {
+  const std::string what = "DELETE " + key + " (AbortMultipartUpload " + upload_id + ")";
   HIGGINS_ASSIGN_OR_RETURN(
       HttpResponse response,
       Call(what,
            MakeRequest("DELETE", address_.ObjectUrl(key, {{"uploadId", upload_id}}), {}, "")));
-  if (IsSuccess(response.status) || response.status == 404) return Status::OK();
+  // 404 NoSuchUpload: completed or aborted already. 404 NoSuchBucket stays an error.
+  const bool gone =
+      response.status == 404 && ParseError(response.body.view()).code != "NoSuchBucket";
+  if (IsSuccess(response.status) || gone) return Status::OK();
   return Refused(what, response);
+}
+
+Status S3ObjectStore::AbortMultipartUpload(const std::string& key, const std::string& upload_id) {
+  if (key.empty() || upload_id.empty()) {
+    return Status::InvalidArgument("s3 AbortMultipartUpload: empty key or upload id");
+  }
+  return Redact(Abort(key, upload_id));
+}
+
+Result<std::vector<MultipartUpload>> S3ObjectStore::ListMultipartUploads(
+    const std::string& prefix) {
+  const std::string what = "LIST UPLOADS " + prefix;
+  std::vector<MultipartUpload> listed;
+  std::string key_marker;
+  std::string upload_id_marker;
+  for (int page = 0;; ++page) {
+    if (page == kMaxListPages) {
+      return Status::Corruption("s3 " + what + ": more than " + std::to_string(kMaxListPages) +
+                                " pages");
+    }
+    QueryParams query = {{"uploads", ""}, {"max-uploads", std::to_string(options_.list_page_size)}};
+    if (!prefix.empty()) query.emplace_back("prefix", prefix);
+    if (!key_marker.empty()) query.emplace_back("key-marker", key_marker);
+    if (!upload_id_marker.empty()) query.emplace_back("upload-id-marker", upload_id_marker);
+    HttpRequest request = MakeRequest("GET", address_.BucketUrl(query), {}, "");
+    request.max_response_bytes = kMaxListBodyBytes;
+    auto called = Call(what, request);
+    if (!called.ok()) return Redact(called.status());
+    if (!IsSuccess(called->status)) {
+      if (called->status == 501 || ParseError(called->body.view()).code == "NotImplemented") {
+        return Redact(Status::NotSupported("s3 " + what + ": " + Describe(*called) +
+                                           " (the server does not implement "
+                                           "ListMultipartUploads)"));
+      }
+      return Redact(Refused(what, *called));
+    }
+    auto parsed = ParseListMultipartUploads(called->body.view());
+    if (!parsed.ok()) return Redact(parsed.status().WithContext("s3 " + what));
+    UploadsPage& result = *parsed;
+    for (MultipartUpload& upload : result.uploads) listed.push_back(std::move(upload));
+    if (!result.truncated) break;
+    if (result.next_key_marker == key_marker && result.next_upload_id_marker == upload_id_marker) {
+      return Status::Corruption("s3 " + what + ": the server repeated its markers");
+    }
+    key_marker = std::move(result.next_key_marker);
+    upload_id_marker = std::move(result.next_upload_id_marker);
+  }
+  return listed;
 }
 
 }  // namespace higgins::s3

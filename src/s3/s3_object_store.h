@@ -25,6 +25,8 @@ class S3ObjectStore final : public ObjectStore {
   Result<Buffer> Get(const std::string& key, uint64_t offset, uint64_t length) override;
   Result<std::vector<ObjectInfo>> List(const std::string& prefix) override;
   Status Delete(const std::string& key) override;
+  Result<std::vector<MultipartUpload>> ListMultipartUploads(const std::string& prefix) override;
+  Status AbortMultipartUpload(const std::string& key, const std::string& upload_id) override;
 
  private:
   /// Whether a 2xx answer is in fact a transient failure (CompleteMultipartUpload answers 200
@@ -65,7 +67,7 @@ class S3ObjectStore final : public ObjectStore {
                                  int part_number, int parts, std::span<const uint8_t> bytes);
   Status CompleteMultipartUpload(const std::string& key, const std::string& upload_id,
                                  const std::vector<std::string>& etags);
-  Status AbortMultipartUpload(const std::string& key, const std::string& upload_id);
+  Status Abort(const std::string& key, const std::string& upload_id);
 
   const S3Options options_;
   const BucketAddress address_;

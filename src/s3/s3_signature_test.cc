@@ -133,6 +133,19 @@ Reply Answer(const RecordedRequest& r) {
     return {Response(200, "<CompleteMultipartUploadResult/>")};
   }
   if (r.method == "PUT") return {Response(200, "", {"ETag: \"etag-1\""})};
+  if (r.method == "GET" && t.find("uploads=") != std::string::npos) {
+    if (t.find("key-marker=") == std::string::npos) {
+      return {Response(200, "<ListMultipartUploadsResult><Upload><Key>p/1</Key><UploadId>" +
+                                std::string(kUploadId) +
+                                "</UploadId></Upload><IsTruncated>true</IsTruncated>"
+                                "<NextKeyMarker>p/1 x=y</NextKeyMarker><NextUploadIdMarker>" +
+                                std::string(kUploadId) +
+                                "</NextUploadIdMarker></ListMultipartUploadsResult>")};
+    }
+    return {Response(200,
+                     "<ListMultipartUploadsResult><IsTruncated>false</IsTruncated>"
+                     "</ListMultipartUploadsResult>")};
+  }
   if (r.method == "DELETE") return {Response(204)};
   if (t.find("list-type=2") != std::string::npos) {
     if (t.find("continuation-token=") == std::string::npos) {
@@ -282,6 +295,29 @@ TEST_F(SignatureTest, MultipartUploadsQueries) {
         complete}},
       true);
   EXPECT_EQ(server_->requests()[0].target, "/sig-bucket/multi/part%3D1%2B2?uploads=");
+}
+
+TEST_F(SignatureTest, ListAndAbortMultipartUploads) {
+  for (const bool path_style : {true, false}) {
+    SetUp();
+    auto store = Store(path_style);
+    ASSERT_NE(store, nullptr);
+    auto uploads = store->ListMultipartUploads("p/a b=c+d");
+    ASSERT_TRUE(uploads.ok()) << uploads.status().ToString();
+    ASSERT_EQ(uploads->size(), 1u);
+    ASSERT_TRUE(store->AbortMultipartUpload((*uploads)[0].key, (*uploads)[0].upload_id).ok());
+    const QueryParams first = {{"uploads", ""}, {"max-uploads", "1000"}, {"prefix", "p/a b=c+d"}};
+    QueryParams second = first;
+    second.emplace_back("key-marker", "p/1 x=y");
+    second.emplace_back("upload-id-marker", kUploadId);
+    ExpectSignedLikeBotocore({{"GET", false, "", first, {}, ""},
+                              {"GET", false, "", second, {}, ""},
+                              {"DELETE", true, "p/1", {{"uploadId", kUploadId}}, {}, ""}},
+                             path_style);
+  }
+  EXPECT_EQ(server_->requests()[1].target,
+            "/?key-marker=p%2F1%20x%3Dy&max-uploads=1000&prefix=p%2Fa%20b%3Dc%2Bd&"
+            "upload-id-marker=upload%2Fid%2B1%3D&uploads=");
 }
 
 TEST_F(SignatureTest, VirtualHostedStyle) {

@@ -200,6 +200,38 @@ Result<ListPage> ParseListObjectsV2(std::string_view xml) {
   return page;
 }
 
+Result<UploadsPage> ParseListMultipartUploads(std::string_view xml) {
+  HIGGINS_ASSIGN_OR_RETURN(Element root, FindElement(xml, "ListMultipartUploadsResult", 0));
+  if (!root.found) return Status::Corruption("xml: not a ListMultipartUploadsResult");
+  UploadsPage page;
+  size_t pos = 0;
+  while (true) {
+    // "Upload" never matches the root's <UploadIdMarker> (names are matched whole).
+    HIGGINS_ASSIGN_OR_RETURN(Element upload, FindElement(root.inner, "Upload", pos));
+    if (!upload.found) break;
+    pos = upload.end;
+    MultipartUpload entry;
+    HIGGINS_ASSIGN_OR_RETURN(entry.key, ChildText(upload.inner, "Key", true));
+    HIGGINS_ASSIGN_OR_RETURN(entry.upload_id, ChildText(upload.inner, "UploadId", true));
+    if (entry.key.empty() || entry.upload_id.empty()) {
+      return Status::Corruption("xml: an <Upload> with an empty Key or UploadId");
+    }
+    page.uploads.push_back(std::move(entry));
+  }
+  // The markers and IsTruncated are children of the root, which no <Upload> repeats.
+  HIGGINS_ASSIGN_OR_RETURN(std::string truncated, ChildText(root.inner, "IsTruncated", false));
+  if (!truncated.empty()) {
+    HIGGINS_ASSIGN_OR_RETURN(page.truncated, ParseBool(truncated, "IsTruncated"));
+  }
+  HIGGINS_ASSIGN_OR_RETURN(page.next_key_marker, ChildText(root.inner, "NextKeyMarker", false));
+  HIGGINS_ASSIGN_OR_RETURN(page.next_upload_id_marker,
+                           ChildText(root.inner, "NextUploadIdMarker", false));
+  if (page.truncated && page.next_key_marker.empty()) {
+    return Status::Corruption("xml: a truncated upload listing without a NextKeyMarker");
+  }
+  return page;
+}
+
 Result<std::string> ParseUploadId(std::string_view xml) {
   HIGGINS_ASSIGN_OR_RETURN(Element root, FindElement(xml, "InitiateMultipartUploadResult", 0));
   if (!root.found) return Status::Corruption("xml: not an InitiateMultipartUploadResult");

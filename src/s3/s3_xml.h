@@ -26,6 +26,19 @@ struct ListPage {
 /// numeric Size, IsTruncated is not true/false, or a truncated page has no continuation token.
 Result<ListPage> ParseListObjectsV2(std::string_view xml);
 
+/// One page of a ListMultipartUploads answer (<ListMultipartUploadsResult>).
+struct UploadsPage {
+  std::vector<MultipartUpload> uploads;  // each <Upload>: <Key> and <UploadId>, in document order
+  bool truncated = false;                // <IsTruncated>true</IsTruncated>
+  std::string next_key_marker;           // <NextKeyMarker>, non-empty when truncated
+  std::string next_upload_id_marker;     // <NextUploadIdMarker>, may be empty
+};
+
+/// Errors: Corruption when the root is not ListMultipartUploadsResult, an <Upload> lacks a
+/// non-empty Key or UploadId, IsTruncated is not true/false, or a truncated page has no
+/// NextKeyMarker.
+Result<UploadsPage> ParseListMultipartUploads(std::string_view xml);
+
 /// The <UploadId> of an <InitiateMultipartUploadResult>. Errors: Corruption when absent or empty.
 Result<std::string> ParseUploadId(std::string_view xml);
 

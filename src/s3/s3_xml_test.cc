@@ -85,6 +85,93 @@ TEST(ListObjectsV2Test, RandomBytesNeverCrash) {
   }
 }
 
+constexpr char kUploadsPage[] =
+    R"(<?xml version="1.0" encoding="UTF-8"?>
+<ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>b</Bucket>
+<KeyMarker></KeyMarker><UploadIdMarker></UploadIdMarker><NextKeyMarker>p/b&amp;c</NextKeyMarker>
+<NextUploadIdMarker>id/2+=</NextUploadIdMarker><Prefix>p/</Prefix><MaxUploads>2</MaxUploads>
+<IsTruncated>true</IsTruncated>
+<Upload><Key>p/a</Key><UploadId>id-1</UploadId><Initiator><ID>x</ID><DisplayName>d</DisplayName>
+</Initiator><Owner><ID>x</ID></Owner><StorageClass>STANDARD</StorageClass>
+<Initiated>2024-01-01T00:00:00.000Z</Initiated></Upload>
+<Upload><UploadId>id/2+=</UploadId><Key>p/b&amp;c &#xE9;</Key></Upload>
+</ListMultipartUploadsResult>)";
+
+TEST(ListMultipartUploadsTest, ParsesUploadsAndMarkers) {
+  auto page = ParseListMultipartUploads(kUploadsPage);
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  ASSERT_EQ(page->uploads.size(), 2u);
+  EXPECT_EQ(page->uploads[0], (MultipartUpload{"p/a", "id-1"}));
+  EXPECT_EQ(page->uploads[1], (MultipartUpload{"p/b&c \xC3\xA9", "id/2+="}));
+  EXPECT_TRUE(page->truncated);
+  EXPECT_EQ(page->next_key_marker, "p/b&c");
+  EXPECT_EQ(page->next_upload_id_marker, "id/2+=");
+}
+
+TEST(ListMultipartUploadsTest, NoUploadsLastPage) {
+  auto page = ParseListMultipartUploads(
+      "<ListMultipartUploadsResult><Bucket>b</Bucket><KeyMarker/><UploadIdMarker/>"
+      "<NextKeyMarker/><NextUploadIdMarker/><MaxUploads>1000</MaxUploads>"
+      "<IsTruncated>false</IsTruncated></ListMultipartUploadsResult>");
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  EXPECT_TRUE(page->uploads.empty());
+  EXPECT_FALSE(page->truncated);
+}
+
+TEST(ListMultipartUploadsTest, UploadIdMarkerIsNotMistakenForAnUpload) {
+  auto page = ParseListMultipartUploads(
+      "<ListMultipartUploadsResult><UploadIdMarker>m</UploadIdMarker><IsTruncated>false"
+      "</IsTruncated></ListMultipartUploadsResult>");
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  EXPECT_TRUE(page->uploads.empty());
+}
+
+TEST(ListMultipartUploadsTest, MalformedDocumentsAreCorruption) {
+  for (const char* bad : {
+           "",
+           "<html>Bad gateway</html>",
+           "<ListBucketResult><IsTruncated>false</IsTruncated></ListBucketResult>",
+           "<ListMultipartUploadsResult>",
+           "<ListMultipartUploadsResult><Upload><Key>a</Key></Upload></ListMultipartUploadsResult>",
+           "<ListMultipartUploadsResult><Upload><UploadId>u</UploadId></Upload>"
+           "</ListMultipartUploadsResult>",
+           "<ListMultipartUploadsResult><Upload><Key></Key><UploadId>u</UploadId></Upload>"
+           "</ListMultipartUploadsResult>",
+           "<ListMultipartUploadsResult><Upload><Key>a</Key><UploadId/></Upload>"
+           "</ListMultipartUploadsResult>",
+           "<ListMultipartUploadsResult><Upload><Key>a&bogus;</Key><UploadId>u</UploadId>"
+           "</Upload></ListMultipartUploadsResult>",
+           "<ListMultipartUploadsResult><Upload><Key>a</Key><UploadId>u</UploadId>"
+           "</ListMultipartUploadsResult>",
+           "<ListMultipartUploadsResult><IsTruncated>1</IsTruncated></ListMultipartUploadsResult>",
+           "<ListMultipartUploadsResult><IsTruncated>true</IsTruncated>"
+           "<NextUploadIdMarker>u</NextUploadIdMarker></ListMultipartUploadsResult>",
+           "<ListMultipartUploadsResult><Upload><Key",
+       }) {
+    EXPECT_EQ(ParseListMultipartUploads(bad).status().code(), StatusCode::kCorruption) << bad;
+  }
+}
+
+TEST(ListMultipartUploadsTest, RandomBytesNeverCrash) {
+  std::mt19937 rng(11);
+  const std::string alphabet =
+      "<>/&;#x ListMultipartUploadsResultUploadIdKeyNextMarkerIsTruncatedtruefalse0123456789";
+  for (int round = 0; round < 20000; ++round) {
+    std::string doc;
+    const int n = static_cast<int>(rng() % 160);
+    for (int i = 0; i < n; ++i) doc.push_back(alphabet[rng() % alphabet.size()]);
+    if (round % 3 == 0) doc = "<ListMultipartUploadsResult>" + doc;
+    if (round % 5 == 0) doc += "</ListMultipartUploadsResult>";
+    auto page = ParseListMultipartUploads(doc);
+    if (page.ok()) {
+      for (const MultipartUpload& upload : page->uploads) {
+        EXPECT_FALSE(upload.key.empty());
+        EXPECT_FALSE(upload.upload_id.empty());
+      }
+    }
+  }
+}
+
 TEST(UploadIdTest, ParsesAndRefusesMissing) {
   auto id = ParseUploadId(
       "<InitiateMultipartUploadResult><Bucket>b</Bucket><Key>k</Key>"
