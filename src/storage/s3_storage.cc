@@ -202,6 +202,37 @@ Status ClaimPrefix(s3::ObjectStore& store, const S3StorageOptions& options,
       key);
 }
 
+/// Aborts every multipart upload in progress under the storage's prefix: this runs after the
+/// claim and before the uploader starts, so any such upload is one a crash cut off (ours, since
+/// the prefix is ours), whose parts S3 would otherwise keep, and bill, forever. A server that
+/// does not implement ListMultipartUploads (NotSupported) is tolerated with one warning; any
+/// other failure fails the open, as the claim's would.
+Status AbortStaleUploads(s3::ObjectStore& store, const S3StorageOptions& options) {
+  auto where = [&](const Status& cause) {
+    return Status(cause.code(),
+                  "storage '" + options.name +
+                      "': aborting the multipart uploads a crash left failed: " + cause.message());
+  };
+  auto uploads = store.ListMultipartUploads(options.prefix);
+  if (uploads.status().code() == StatusCode::kNotSupported) {
+    spdlog::warn(
+        "storage '{}': the server does not list multipart uploads, so uploads a crash cut off "
+        "are not aborted (configure the bucket to expire incomplete multipart uploads): {}",
+        options.name, uploads.status().message());
+    return Status::OK();
+  }
+  if (!uploads.ok()) return where(uploads.status());
+  for (const s3::MultipartUpload& upload : *uploads) {
+    Status aborted = store.AbortMultipartUpload(upload.key, upload.upload_id);
+    if (!aborted.ok()) return where(aborted);
+  }
+  if (!uploads->empty()) {
+    spdlog::info("storage '{}': aborted {} multipart uploads a crash left in progress",
+                 options.name, uploads->size());
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 bool IsUploadPending(const Status& status) {
@@ -222,8 +253,7 @@ Result<std::unique_ptr<Storage>> MakeS3Storage(const std::string& directory,
   if (!options.prefix.empty() && options.prefix.back() != '/') options.prefix += '/';
   for (size_t start = 0; start < options.prefix.size();) {
     const size_t end = options.prefix.find('/', start);
-    const std::string_view segment =
-        std::string_view(options.prefix).substr(start, end - start);
+    const std::string_view segment = std::string_view(options.prefix).substr(start, end - start);
     if (segment == "." || segment == "..") {
       return Status::InvalidArgument(
           "storage '" + options.name + "': prefix '" + options.prefix +
@@ -242,6 +272,7 @@ Result<std::unique_ptr<Storage>> MakeS3Storage(const std::string& directory,
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   HIGGINS_RETURN_IF_ERROR(CreateDirectories(path));
   HIGGINS_RETURN_IF_ERROR(ClaimPrefix(*store, options, path));
+  HIGGINS_RETURN_IF_ERROR(AbortStaleUploads(*store, options));
   auto shared = std::make_shared<S3Shared>(std::move(store), std::move(options));
   return std::unique_ptr<Storage>(std::make_unique<S3Storage>(std::move(path), std::move(shared)));
 }

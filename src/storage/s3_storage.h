@@ -39,9 +39,14 @@ struct S3StorageOptions {
   std::chrono::milliseconds retry_max{10000};
 };
 
-/// S3 storage whose local logs live under `directory` and whose objects go to `store`.
+/// S3 storage whose local logs live under `directory` and whose objects go to `store`. Making
+/// it claims the prefix (the `higgins-owner` object), then aborts every multipart upload in
+/// progress under the prefix (a crash cut it off), before anything is uploaded; a store that
+/// does not implement the upload listing (NotSupported) is tolerated with one warning.
 /// Opening a bucket lists its objects and reads their footers (so it fails with IOError while
-/// the store is unreachable). Errors: InvalidArgument for bad options, IOError.
+/// the store is unreachable). Errors: InvalidArgument for bad options or a prefix another
+/// --dir claimed; the store's errors from the claim, the listing or an abort, naming the
+/// storage.
 Result<std::unique_ptr<Storage>> MakeS3Storage(const std::string& directory,
                                                std::shared_ptr<s3::ObjectStore> store,
                                                S3StorageOptions options);

@@ -323,6 +323,123 @@ TEST_F(S3StorageTest, APrefixClaimedByAnotherBrokersDirIsRefused) {
   EXPECT_TRUE(MakeS3Storage(other.path() + "/wal", store_, elsewhere).ok());
 }
 
+/// The multipart uploads in progress under `prefix`.
+std::vector<s3::MultipartUpload> InProgress(s3::ObjectStore& store, const std::string& prefix) {
+  auto uploads = store.ListMultipartUploads(prefix);
+  EXPECT_TRUE(uploads.ok()) << uploads.status().ToString();
+  return uploads.ok() ? *uploads : std::vector<s3::MultipartUpload>{};
+}
+
+TEST_F(S3StorageTest, AMultipartUploadCutOffByACrashIsAbortedWhenTheStorageReopens) {
+  store_->set_multipart_threshold(2048, 1024);  // every segment object goes up in parts
+  store_->DieDuringNextMultipartPut(2);
+  std::vector<EntryInfo> entries;
+  {
+    auto storage = Make();
+    auto log = storage->OpenBucket(5, 1, RecordSchema(), 0);
+    ASSERT_TRUE(log.ok());
+    entries = AppendEntries(**log, 20);
+    // The first segment's upload dies after two parts; nothing reaches the store after that.
+    ASSERT_TRUE(WaitFor([&] { return GetS3StorageStats(*storage).failed_uploads >= 1; }));
+  }  // the "process" is gone: storage destroyed without completing or aborting its upload
+  store_->set_failing(false);
+  const auto stale = InProgress(*store_, "data/");
+  ASSERT_EQ(stale.size(), 1u);
+  EXPECT_EQ(stale[0].key, "data/5/1/00000000000000000000.arrow");
+  EXPECT_EQ(store_->in_progress_part_bytes(), 2048u);
+  EXPECT_EQ(ObjectCount(), 0u);
+
+  auto storage = Make();
+  ASSERT_NE(storage, nullptr);
+  // Aborted during the open, before anything is uploaded again.
+  EXPECT_TRUE(InProgress(*store_, "data/").empty());
+  EXPECT_EQ(store_->aborted_uploads(), 1u);
+  EXPECT_EQ(store_->in_progress_part_bytes(), 0u);
+  EXPECT_EQ(ObjectCount(), 0u);
+  // Every acknowledged entry is then uploaded under new uploads and reads back.
+  auto log = storage->OpenBucket(5, 1, RecordSchema(), 200);
+  ASSERT_TRUE(log.ok()) << log.status().ToString();
+  ASSERT_TRUE(WaitFor([&] { return ObjectCount() >= 3; }));
+  EXPECT_TRUE(InProgress(*store_, "data/").empty());
+  for (const EntryInfo& entry : entries) {
+    auto batch = (*log)->Read(entry.location);
+    ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+    EXPECT_EQ(FirstSeq(*batch), static_cast<int64_t>(entry.base_sequence));
+  }
+}
+
+TEST_F(S3StorageTest, StaleUploadsOfOtherPrefixesAreLeftAlone) {
+  const std::string ours =
+      store_->StartAbandonedUpload("data/1/0/00000000000000000000.arrow", 2, 8);
+  const std::string twice =
+      store_->StartAbandonedUpload("data/1/0/00000000000000000000.arrow", 1, 8);
+  store_->StartAbandonedUpload("database/1/0/00000000000000000000.arrow", 1, 8);
+  store_->StartAbandonedUpload("dat/1/0/00000000000000000000.arrow", 1, 8);
+  store_->StartAbandonedUpload("other/data/1/0/00000000000000000000.arrow", 1, 8);
+  ASSERT_NE(ours, twice);
+  ASSERT_NE(Make(), nullptr);
+  EXPECT_TRUE(InProgress(*store_, "data/").empty());
+  EXPECT_EQ(store_->aborted_uploads(), 2u);
+  const auto left = InProgress(*store_, "");
+  ASSERT_EQ(left.size(), 3u);
+  EXPECT_EQ(left[0].key, "dat/1/0/00000000000000000000.arrow");
+  EXPECT_EQ(left[1].key, "database/1/0/00000000000000000000.arrow");
+  EXPECT_EQ(left[2].key, "other/data/1/0/00000000000000000000.arrow");
+}
+
+TEST_F(S3StorageTest, ThousandsOfStaleUploadsAreAllAborted) {
+  // More than S3 lists in one page (1000): the store's listing returns all of them.
+  for (int i = 0; i < 2500; ++i) {
+    store_->StartAbandonedUpload("data/" + std::to_string(i % 7) + "/0/" + std::to_string(i), 1, 1);
+  }
+  ASSERT_NE(Make(), nullptr);
+  EXPECT_EQ(store_->aborted_uploads(), 2500u);
+  EXPECT_TRUE(InProgress(*store_, "").empty());
+}
+
+TEST_F(S3StorageTest, AStoreWithoutTheUploadListingStillOpens) {
+  store_->StartAbandonedUpload("data/1/0/00000000000000000000.arrow", 1, 8);
+  store_->set_list_uploads_status(Status::NotSupported(
+      "s3 LIST UPLOADS data/: HTTP 501 NotImplemented (the server does not implement "
+      "ListMultipartUploads)"));
+  auto storage = Make();
+  ASSERT_NE(storage, nullptr);
+  EXPECT_EQ(store_->aborted_uploads(), 0u);
+  auto log = storage->OpenBucket(1, 0, RecordSchema(), 0);
+  ASSERT_TRUE(log.ok());
+  AppendEntries(**log, 20);
+  EXPECT_TRUE(WaitFor([&] { return ObjectCount() >= 3; }));
+}
+
+TEST_F(S3StorageTest, AnUploadListingThatFailsOtherwiseFailsTheOpen) {
+  store_->StartAbandonedUpload("data/1/0/00000000000000000000.arrow", 1, 8);
+  for (const Status& refusal :
+       {Status::InvalidArgument("s3 LIST UPLOADS data/: HTTP 403 AccessDenied: Access Denied"),
+        Status::IOError("s3 LIST UPLOADS data/: HTTP 503 SlowDown after 5 attempts"),
+        Status::Corruption("s3 LIST UPLOADS data/: xml: not a ListMultipartUploadsResult")}) {
+    store_->set_list_uploads_status(refusal);
+    auto storage = MakeS3Storage(dir_.path() + "/wal", store_, SmallSegments());
+    ASSERT_FALSE(storage.ok()) << refusal.ToString();
+    EXPECT_EQ(storage.status().code(), refusal.code());
+    EXPECT_NE(storage.status().message().find(
+                  "storage 'objects': aborting the multipart uploads a crash left failed: " +
+                  refusal.message()),
+              std::string::npos)
+        << storage.status().message();
+  }
+}
+
+TEST_F(S3StorageTest, AStorageRefusedByTheClaimAbortsNothing) {
+  ASSERT_NE(Make(), nullptr);
+  const std::string live =
+      store_->StartAbandonedUpload("data/1/0/00000000000000000000.arrow", 1, 8);
+  TempDir other;
+  ASSERT_FALSE(MakeS3Storage(other.path() + "/wal", store_, SmallSegments()).ok());
+  const auto left = InProgress(*store_, "data/");
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].upload_id, live);
+}
+
 TEST(SegmentObjectTest, FooterRoundTripsAndRefusesAnotherPlace) {
   std::vector<SealedEntry> entries = {{5, 100, RecordBatchOf(3, 5)}, {8, 200, RecordBatchOf(2, 8)}};
   auto object = EncodeSegmentObject(RecordSchema(), 1, 2, 5, entries);
