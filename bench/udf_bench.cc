@@ -31,10 +31,10 @@
 #include <string>
 #include <vector>
 
-#include "broker/partitioning.h"
 #include "higgins/arrow/record_batch.h"
 #include "higgins/buffer.h"
 #include "ratio_reporter.h"
+#include "stream/partitioning.h"
 #include "udf/abi.h"
 #include "udf/engine.h"
 
@@ -163,14 +163,14 @@ higgins::Result<arrow::RecordBatch> UdfDouble(const arrow::RecordBatch& in) {
 higgins::Status CheckKeys(const arrow::RecordBatch& in, const arrow::RecordBatch& out,
                           const std::vector<const std::string*>& keys) {
   if (out.num_rows() != in.num_rows()) return higgins::Status::InvalidArgument("row count");
-  return higgins::broker::CheckSameKeys(out.column(0), keys, "id");
+  return higgins::stream::CheckSameKeys(out.column(0), keys, "id");
 }
 
 // The partition keys of `batch`, and pointers to them (as DerivedStream::Call gets them).
 struct Keys {
   explicit Keys(const arrow::RecordBatch& batch) : text(static_cast<size_t>(batch.num_rows())) {
     for (int64_t r = 0; r < batch.num_rows(); ++r) {
-      if (!higgins::broker::PartitionKeyOf(batch.column(0), r, &text[static_cast<size_t>(r)])
+      if (!higgins::stream::PartitionKeyOf(batch.column(0), r, &text[static_cast<size_t>(r)])
                .ok()) {
         Die("bad key");
       }

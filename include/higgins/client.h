@@ -49,10 +49,10 @@ struct ClientOptions {
 
 /// Options of one produce or query call.
 struct CallOptions {
-  /// Read-your-writes (DESIGN.md §3). A produce replies only once every map and reduce stream
-  /// fed by the stream (directly or through others) has derived the produced records; a query
-  /// of a map or reduce stream first waits until it has derived every record its source stream
-  /// holds for the partition. Other streams need no wait.
+  /// Read-your-writes (docs/architecture.md, "Derived streams"). A produce replies only once every
+  /// map and reduce stream fed by the stream (directly or through others) has derived the produced
+  /// records; a query of a map or reduce stream first waits until it has derived every record its
+  /// source stream holds for the partition. Other streams need no wait.
   bool wait_for_derived = false;
   /// How long the broker waits (it clamps this to its own maximum, 60 s by default); then the
   /// call fails with DeadlineExceeded naming the streams still behind. A produce's records are
@@ -155,7 +155,7 @@ class Client {
   Pending<Records> QueryAtTimeAsync(std::string_view stream, std::string_view partition_key,
                                     uint64_t timestamp_ms, const CallOptions& options = {});
 
-  // --- Subscriptions (DESIGN.md §4; docs/client.md, "Subscriptions") -------------------------
+  // --- Subscriptions (docs/client.md, "Subscriptions"; docs/architecture.md) ----------------
   // Subscription ids are UUIDs in text form ("8-4-4-4-12", lower-case hex; upper case and 32
   // bare hex digits are accepted too). `stream`, where a call takes one, may be left empty; when
   // given it must be the subscription's stream (NotFound otherwise).

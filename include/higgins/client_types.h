@@ -86,7 +86,8 @@ struct StreamInfo {
   arrow::SchemaPtr schema;
 };
 
-/// Where a new subscription starts, in every partition of its stream (DESIGN.md §4).
+/// Where a new subscription starts, in every partition of its stream (docs/architecture.md,
+/// "Subscriptions").
 struct SubscriptionStart {
   enum class Kind {
     kBeginning,  // offset 0

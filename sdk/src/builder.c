@@ -1,7 +1,9 @@
 /* The result builder: columns added in schema order, each with its own buffers laid out as in
  * the Arrow columnar format ("Physical Memory Layout"), ready to be copied into the IPC body by
  * hg_builder_finish (writer.c). */
-#include "internal.h"
+#include "alloc.h"
+#include "error_record.h"
+#include "ipc_layout.h"
 
 #define HG_INITIAL_COLUMNS 16
 /* Starting bytes of var-length data per row, before any hg_reserve_data. */

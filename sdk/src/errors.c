@@ -2,7 +2,8 @@
  * "Errors"): a pointer to an 8-byte big-endian length then the UTF-8 text, or 0 when none. */
 #include <stdarg.h>
 
-#include "internal.h"
+#include "error_record.h"
+#include "framing.h"
 
 #define HG_ERROR_CAPACITY 4096u
 static const char kTruncated[] = "... (truncated)";

@@ -2,7 +2,6 @@
  * little-endian, like FlatBuffers, so scalars are copied as they are. */
 #include "flatbuf.h"
 
-#include "internal.h"
 
 /* ----- Reading ----- */
 

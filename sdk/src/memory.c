@@ -1,6 +1,7 @@
 /* The module's memory: the bump allocator behind `_malloc` and hg_alloc, `_reset`, and the
  * memcpy family that clang expects from a C library (docs/udf-abi.md, "Memory"). */
-#include "internal.h"
+#include "alloc.h"
+#include "error_record.h"
 
 /* The end of the static data and the stack, provided by wasm-ld: the heap starts there. */
 extern unsigned char __heap_base;

@@ -2,9 +2,11 @@
  * length, then an Arrow IPC stream (Columnar Format 1.5, "IPC Streaming Format"): a Schema
  * message, at most one RecordBatch message, and an optional end-of-stream marker. Nothing is
  * copied: the columns point into the input. */
+#include "alloc.h"
 #include "arrow_format.h"
 #include "flatbuf.h"
-#include "internal.h"
+#include "framing.h"
+#include "ipc_layout.h"
 
 /* One encapsulated message ("Encapsulated message format"). */
 typedef struct message {

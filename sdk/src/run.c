@@ -1,7 +1,7 @@
 /* The bodies of the `run` export that HG_MAP and HG_REDUCE define (docs/udf-abi.md, "Map" and
  * "Reduce"): read the input(s), call the user's function with a builder of as many rows, and
  * return the framed result or 0. */
-#include "internal.h"
+#include "error_record.h"
 
 /* A function that returned non-zero without saying why still leaves a message. */
 static void* function_failed(const char* kind, int code) {

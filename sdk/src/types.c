@@ -1,5 +1,6 @@
 /* Type names and classes, column lookup and the converting accessors. */
-#include "internal.h"
+#include "error_record.h"
+#include "ipc_layout.h"
 
 const char* hg_type_name(hg_type type) {
   switch (type) {

@@ -2,9 +2,11 @@
  * IPC stream (Columnar Format 1.5, "IPC Streaming Format"): a Schema message, one RecordBatch
  * message and the end-of-stream marker. Metadata version V5, little-endian, no compression,
  * every body buffer at an 8-byte aligned offset with its unpadded length, zeroed padding. */
+#include "alloc.h"
 #include "arrow_format.h"
 #include "flatbuf.h"
-#include "internal.h"
+#include "framing.h"
+#include "ipc_layout.h"
 
 /* How a buffer gets into the body. */
 typedef enum copy_kind {

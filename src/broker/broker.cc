@@ -1,15 +1,16 @@
 #include "broker/broker.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <set>
 
-#include <spdlog/spdlog.h>
-
 #include "broker/storage_factory.h"
-#include "broker/window_view.h"
+#include "common/all_of.h"
 #include "common/file_util.h"
 #include "config/configuration.h"
+#include "stream/window_view.h"
 
 namespace higgins::broker {
 namespace {
@@ -40,14 +41,14 @@ constexpr uint64_t kErrorsStreamIdBit = 1ull << 62;
 
 Broker::Broker(BrokerOptions options)
     : options_(std::move(options)), committer_(options_.clock) {
-  SubscriptionManager::Options sub;
+  subscription::SubscriptionManager::Options sub;
   sub.dir = options_.dir + "/subscriptions";
   sub.max_subscriptions = options_.max_subscriptions;
   sub.max_demand = options_.max_subscription_demand;
   sub.max_push_records = std::min<uint64_t>(options_.max_push_records, options_.max_range_records);
   sub.default_timeout = options_.default_visibility_timeout;
   sub.max_listed_partitions = options_.max_listed_partitions;
-  subscriptions_ = std::make_unique<SubscriptionManager>(std::move(sub));
+  subscriptions_ = std::make_unique<subscription::SubscriptionManager>(std::move(sub));
 }
 
 Broker::~Broker() { Shutdown(); }
@@ -67,15 +68,18 @@ Result<std::unique_ptr<Broker>> Broker::Open(BrokerOptions options) {
   udf::ModuleLimits limits;
   limits.max_module_bytes = o.max_module_bytes;
   limits.max_memory_pages = o.engine_options.max_memory_pages;
-  HIGGINS_ASSIGN_OR_RETURN(broker->modules_,
-                           ModuleRegistry::Open(o.dir + "/modules", broker->engine_.get(), limits));
-  DerivedEngine::Options derived_options;
+  HIGGINS_ASSIGN_OR_RETURN(
+      broker->modules_,
+      derived::ModuleRegistry::Open(o.dir + "/modules", broker->engine_.get(), limits));
+  derived::DerivedEngine::Options derived_options;
   derived_options.workers = o.derived_workers;
-  broker->derived_ = std::make_unique<DerivedEngine>(broker->engine_.get(), derived_options);
+  broker->derived_ =
+      std::make_unique<derived::DerivedEngine>(broker->engine_.get(), derived_options);
   HIGGINS_RETURN_IF_ERROR(broker->derived_->Start());
   HIGGINS_RETURN_IF_ERROR(broker->Restore());
   HIGGINS_RETURN_IF_ERROR(broker->subscriptions_->Restore(
-      [b = broker.get()](const std::string& name) -> std::optional<SubscriptionManager::StreamRef> {
+      [b = broker.get()](
+          const std::string& name) -> std::optional<subscription::SubscriptionManager::StreamRef> {
         auto ref = b->SubscriptionRef(name);
         if (!ref.ok()) return std::nullopt;
         return *std::move(ref);
@@ -84,19 +88,14 @@ Result<std::unique_ptr<Broker>> Broker::Open(BrokerOptions options) {
   return broker;
 }
 
-Result<std::string> Broker::CreateSubscription(std::string_view stream,
-                                               SubscriptionStartKind start, uint64_t value,
-                                               uint64_t timeout_ms) {
-  HIGGINS_ASSIGN_OR_RETURN(auto ref, SubscriptionRef(stream));
-  return subscriptions_->Create(std::string(stream), ref, start, value, timeout_ms);
-}
-
-Result<SubscriptionManager::StreamRef> Broker::SubscriptionRef(std::string_view stream) const {
+Result<subscription::SubscriptionManager::StreamRef> Broker::SubscriptionRef(
+    std::string_view stream) const {
   HIGGINS_ASSIGN_OR_RETURN(auto log, FindStream(stream));
   auto window = FindWindow(stream);
-  if (!window) return SubscriptionManager::StreamRef{MakeStreamSource(log), log->id(),
-                                                     log->durable(), std::string(stream),
-                                                     log->syncs()};
+  if (!window)
+    return subscription::SubscriptionManager::StreamRef{subscription::MakeStreamSource(log),
+                                                        log->id(), log->durable(),
+                                                        std::string(stream), log->syncs()};
   if (window->spec.type != config::WindowSpec::Type::kCount) {
     return Status::NotSupported(
         "'" + std::string(stream) +
@@ -111,13 +110,13 @@ Result<SubscriptionManager::StreamRef> Broker::SubscriptionRef(std::string_view 
         std::to_string(options_.max_range_records) + "); subscribe to its base stream '" +
         window->base_name + "'");
   }
-  return SubscriptionManager::StreamRef{
-      MakeCountWindowSource(window->base, window->spec.interval, window->spec.slide,
-                            options_.max_range_records),
+  return subscription::SubscriptionManager::StreamRef{
+      subscription::MakeCountWindowSource(window->base, window->spec.interval, window->spec.slide,
+                                          options_.max_range_records),
       log->id(), window->base->durable(), window->base_name, window->base->syncs()};
 }
 
-void Broker::ListenToCommits(StreamLog& log) {
+void Broker::ListenToCommits(stream::StreamLog& log) {
   log.SetCommitListener([engine = derived_.get(), subscriptions = subscriptions_.get(),
                          name = log.name()](const std::vector<std::string_view>& keys) {
     engine->OnCommit(name, keys);
@@ -174,10 +173,10 @@ Status Broker::OpenStorages(const config::Topography& topography) {
   return Status::OK();
 }
 
-Result<std::shared_ptr<StreamLog>> Broker::OpenStream(const config::Topography& topography,
-                                                      const config::StreamDecl& decl) {
+Result<std::shared_ptr<stream::StreamLog>> Broker::OpenStream(const config::Topography& topography,
+                                                              const config::StreamDecl& decl) {
   storage::Storage* storage = storages_.at(decl.storage).get();
-  StreamLog::Options options;
+  stream::StreamLog::Options options;
   options.name = decl.name;
   options.id = topography.StreamId(decl.name);
   options.schema = topography.FindSchema(decl.schema)->schema;
@@ -190,13 +189,14 @@ Result<std::shared_ptr<StreamLog>> Broker::OpenStream(const config::Topography& 
   }
   options.max_records_per_request = options_.max_records_per_request;
   options.sync = StorageSyncs(topography, decl.storage);
-  HIGGINS_ASSIGN_OR_RETURN(auto log, StreamLog::Open(std::move(options)));
+  HIGGINS_ASSIGN_OR_RETURN(auto log, stream::StreamLog::Open(std::move(options)));
   ListenToCommits(*log);
-  return std::shared_ptr<StreamLog>(std::move(log));
+  return std::shared_ptr<stream::StreamLog>(std::move(log));
 }
 
-Status Broker::StartJoin(const config::StreamDecl& decl, const std::shared_ptr<StreamLog>& derived) {
-  JoinStream::Options options;
+Status Broker::StartJoin(const config::StreamDecl& decl,
+                         const std::shared_ptr<stream::StreamLog>& derived) {
+  derived::JoinStream::Options options;
   std::vector<std::string> inputs = JoinParticipants(decl);
   {
     std::shared_lock lock(mu_);
@@ -208,7 +208,7 @@ Status Broker::StartJoin(const config::StreamDecl& decl, const std::shared_ptr<S
   }
   const arrow::Schema& schema = *derived->schema();
   for (size_t f = 0; f < schema.num_fields(); ++f) {
-    JoinStream::Source& source = options.sources.emplace_back();
+    derived::JoinStream::Source& source = options.sources.emplace_back();
     for (const auto& [out, from] : decl.map) {
       if (out != schema.field(f).name) continue;
       // "participant.field": the longest participant name the value starts with (names may
@@ -232,15 +232,16 @@ Status Broker::StartJoin(const config::StreamDecl& decl, const std::shared_ptr<S
     // The intent log syncs when the join stream does (its storage's `fsync` option).
     HIGGINS_ASSIGN_OR_RETURN(
         options.intents,
-        JoinIntentLog::Open(options_.dir + "/index/" + std::to_string(derived->id()) +
-                                "/join-intent.log",
-                            derived->syncs()));
+        derived::JoinIntentLog::Open(
+            options_.dir + "/index/" + std::to_string(derived->id()) + "/join-intent.log",
+            derived->syncs()));
   }
   options.on_progress = [engine = derived_.get(), name = decl.name](
                             size_t participant, std::span<const std::string> keys) {
-    engine->Notify(JoinProgressId(name, participant), keys);
+    engine->Notify(derived::JoinProgressId(name, participant), keys);
   };
-  HIGGINS_ASSIGN_OR_RETURN(std::shared_ptr<JoinStream> join, JoinStream::Start(std::move(options)));
+  HIGGINS_ASSIGN_OR_RETURN(std::shared_ptr<derived::JoinStream> join,
+                           derived::JoinStream::Start(std::move(options)));
   {
     std::unique_lock lock(mu_);
     joins_[decl.name] = join;
@@ -258,13 +259,13 @@ std::vector<std::string> Broker::JoinParticipants(const config::StreamDecl& decl
 }
 
 Status Broker::StartProcessor(const config::Topography& topography, const config::StreamDecl& decl,
-                              const std::shared_ptr<StreamLog>& derived) {
+                              const std::shared_ptr<stream::StreamLog>& derived) {
   if (decl.kind == config::StreamKind::kJoin) return StartJoin(decl, derived);
   if (decl.kind != config::StreamKind::kMap && decl.kind != config::StreamKind::kReduce) {
     return Status::OK();
   }
-  const std::string errors_name = ErrorsStreamName(decl.name);
-  std::shared_ptr<StreamLog> errors;
+  const std::string errors_name = derived::ErrorsStreamName(decl.name);
+  std::shared_ptr<stream::StreamLog> errors;
   {
     std::shared_lock lock(mu_);
     if (auto it = errors_streams_.find(errors_name); it != errors_streams_.end()) {
@@ -273,30 +274,30 @@ Status Broker::StartProcessor(const config::Topography& topography, const config
   }
   if (!errors) {
     storage::Storage* storage = storages_.at(decl.storage).get();
-    StreamLog::Options options;
+    stream::StreamLog::Options options;
     options.name = errors_name;
     options.id = topography.StreamId(decl.name) | kErrorsStreamIdBit;
-    options.schema = ErrorsStreamSchema();
+    options.schema = derived::ErrorsStreamSchema();
     options.partition_key = "partition";
     options.storage = storage;
     if (storage->durable()) {
       options.index_dir = options_.dir + "/index/" + std::to_string(options.id);
     }
     options.sync = StorageSyncs(topography, decl.storage);
-    HIGGINS_ASSIGN_OR_RETURN(auto log, StreamLog::Open(std::move(options)));
+    HIGGINS_ASSIGN_OR_RETURN(auto log, stream::StreamLog::Open(std::move(options)));
     ListenToCommits(*log);
-    errors = std::shared_ptr<StreamLog>(std::move(log));
+    errors = std::shared_ptr<stream::StreamLog>(std::move(log));
     std::unique_lock lock(mu_);
     errors_streams_[errors_name] = errors;
   }
-  std::shared_ptr<StreamLog> base;
+  std::shared_ptr<stream::StreamLog> base;
   {
     std::shared_lock lock(mu_);
     auto it = streams_.find(decl.base);
     if (it == streams_.end()) return Status::Internal("base '" + decl.base + "' is not open");
     base = it->second;
   }
-  DerivedStream::Options options;
+  derived::DerivedStream::Options options;
   options.kind = decl.kind;
   options.fn = decl.fn;
   options.base = std::move(base);
@@ -304,7 +305,7 @@ Status Broker::StartProcessor(const config::Topography& topography, const config
   options.errors = std::move(errors);
   options.modules = modules_.get();
   options.limits = options_.call_limits;
-  derived_->Add(DerivedStream::Start(std::move(options)), {decl.base});
+  derived_->Add(derived::DerivedStream::Start(std::move(options)), {decl.base});
   return Status::OK();
 }
 
@@ -347,7 +348,7 @@ Result<config::MergeOutcome> Broker::CreateConfiguration(std::string_view toml) 
       }));
   // New storages and streams are opened before anything becomes visible, so a failure leaves
   // the broker as it was.
-  std::vector<std::pair<std::string, std::shared_ptr<StreamLog>>> opened;
+  std::vector<std::pair<std::string, std::shared_ptr<stream::StreamLog>>> opened;
   Status status = OpenStorages(merged);
   for (size_t i = 0; status.ok() && i < outcome.added_streams.size(); ++i) {
     const std::string& name = outcome.added_streams[i];
@@ -386,7 +387,7 @@ Status Broker::DeleteConfiguration(std::string_view key) {
   }
   HIGGINS_RETURN_IF_ERROR(updated.Delete(key));
   HIGGINS_RETURN_IF_ERROR(PersistTopography(updated));
-  std::vector<std::pair<std::shared_ptr<StreamLog>, storage::Storage*>> dropped;
+  std::vector<std::pair<std::shared_ptr<stream::StreamLog>, storage::Storage*>> dropped;
   std::unique_ptr<storage::Storage> dropped_storage;
   {
     std::unique_lock lock(mu_);
@@ -409,12 +410,12 @@ Status Broker::DeleteConfiguration(std::string_view key) {
     }
     topography_ = std::move(updated);
   }
-  std::vector<std::pair<std::shared_ptr<StreamLog>, storage::Storage*>> dropped_errors;
+  std::vector<std::pair<std::shared_ptr<stream::StreamLog>, storage::Storage*>> dropped_errors;
   for (auto& [stream, storage] : dropped) {
     derived_->Remove(stream->name());
     std::unique_lock lock(mu_);
     joins_.erase(stream->name());
-    auto it = errors_streams_.find(ErrorsStreamName(stream->name()));
+    auto it = errors_streams_.find(derived::ErrorsStreamName(stream->name()));
     if (it != errors_streams_.end()) {
       dropped_errors.emplace_back(it->second, storage);
       errors_streams_.erase(it);
@@ -465,7 +466,7 @@ Result<uint64_t> Broker::UploadModule(std::string_view name, std::string_view by
 
 bool Broker::HasModule(std::string_view name) const { return modules_->Find(name) != nullptr; }
 
-Result<std::shared_ptr<StreamLog>> Broker::FindStream(std::string_view name) const {
+Result<std::shared_ptr<stream::StreamLog>> Broker::FindStream(std::string_view name) const {
   std::shared_lock lock(mu_);
   auto it = streams_.find(name);
   if (it == streams_.end()) {
@@ -477,8 +478,8 @@ Result<std::shared_ptr<StreamLog>> Broker::FindStream(std::string_view name) con
   return it->second;
 }
 
-void Broker::Produce(std::string_view stream_name, std::string_view payload, PayloadFormat format,
-                     GroupCommitter::Done done) {
+void Broker::Produce(std::string_view stream_name, std::string_view payload,
+                     stream::PayloadFormat format, stream::GroupCommitter::Done done) {
   auto stream = FindStream(stream_name);
   if (!stream.ok()) return done(stream.status());
   {
@@ -505,8 +506,8 @@ void Broker::Produce(std::string_view stream_name, std::string_view payload, Pay
   }
   if (!(*stream)->syncs()) {
     // Nothing to wait for: commit on this thread, sparing two thread hand-offs per request.
-    const int64_t now = options_.clock ? options_.clock() : GroupCommitter::SystemNowMs();
-    return done((*stream)->CommitUnsynced(*prepared, now));
+    const int64_t now = options_.clock ? options_.clock() : stream::GroupCommitter::SystemNowMs();
+    return done((*stream)->CommitNow(*prepared, now));
   }
   committer_.Submit(*std::move(stream), *std::move(prepared), std::move(done));
 }
@@ -525,21 +526,21 @@ std::optional<Broker::WindowSource> Broker::FindWindow(std::string_view name) co
 }
 
 int64_t Broker::NowMs() const {
-  return options_.clock ? options_.clock() : GroupCommitter::SystemNowMs();
+  return options_.clock ? options_.clock() : stream::GroupCommitter::SystemNowMs();
 }
 
-std::vector<PartitionCount> Broker::WindowPartitions(const config::StreamDecl& decl,
-                                                     uint64_t* partitions,
-                                                     uint64_t* windows) const {
+std::vector<stream::PartitionCount> Broker::WindowPartitions(const config::StreamDecl& decl,
+                                                             uint64_t* partitions,
+                                                             uint64_t* windows) const {
   *partitions = 0;
   *windows = 0;
   auto base = streams_.find(decl.base);
   if (base == streams_.end() || !decl.window) return {};
   uint64_t records = 0;
-  std::vector<PartitionCount> listed =
+  std::vector<stream::PartitionCount> listed =
       base->second->index().Partitions(SIZE_MAX, partitions, &records);
-  for (PartitionCount& p : listed) {
-    p.count = WindowCount(*base->second, *decl.window, p.key);
+  for (stream::PartitionCount& p : listed) {
+    p.count = stream::WindowCount(*base->second, *decl.window, p.key);
     *windows += p.count;
   }
   listed.resize(std::min(listed.size(), options_.max_listed_partitions));
@@ -583,31 +584,6 @@ Result<std::vector<StreamInfo>> Broker::Metadata(std::string_view name) const {
   return out;
 }
 
-namespace {
-
-/// A callback that calls `done` once, after `n` calls, with the first error among them.
-std::function<void(Status)> AllOf(size_t n, std::function<void(Status)> done) {
-  struct State {
-    std::mutex mu;
-    size_t left;
-    Status first;
-    std::function<void(Status)> done;
-  };
-  auto state = std::make_shared<State>();
-  state->left = n;
-  state->done = std::move(done);
-  return [state](Status s) {
-    {
-      std::lock_guard lock(state->mu);
-      if (!s.ok() && state->first.ok()) state->first = std::move(s);
-      if (--state->left != 0) return;
-    }
-    state->done(state->first);
-  };
-}
-
-}  // namespace
-
 void Broker::WaitFor(std::vector<Need> needs, Deadline deadline, std::function<void(Status)> done) {
   if (needs.empty()) return done(Status::OK());
   auto shared = std::make_shared<std::vector<Need>>(std::move(needs));
@@ -623,24 +599,24 @@ void Broker::WaitFor(std::vector<Need> needs, Deadline deadline, std::function<v
     return "derived streams did not catch up within " + std::to_string(timeout.count()) +
            " ms: " + behind;
   };
-  std::vector<DerivedEngine::Watch> watches;
+  std::vector<derived::DerivedEngine::Watch> watches;
   for (const Need& need : *shared) watches.push_back(need.watch);
   derived_->WaitUntil(std::move(watches), deadline.at, std::move(describe), std::move(done));
 }
 
 Broker::Deadline Broker::MakeDeadline(std::chrono::milliseconds timeout) const {
   timeout = std::clamp(timeout, std::chrono::milliseconds(0), options_.max_wait_for_derived);
-  return Deadline{DerivedEngine::Clock::now() + timeout, timeout};
+  return Deadline{derived::DerivedEngine::Clock::now() + timeout, timeout};
 }
 
 Broker::Need Broker::ProcessedNeed(const std::string& stream,
-                                   const std::shared_ptr<StreamLog>& log,
-                                   const std::shared_ptr<JoinStream>& join, size_t participant,
-                                   const std::string& input, const std::string& key,
-                                   uint64_t count) {
+                                   const std::shared_ptr<stream::StreamLog>& log,
+                                   const std::shared_ptr<derived::JoinStream>& join,
+                                   size_t participant, const std::string& input,
+                                   const std::string& key, uint64_t count) {
   if (join) {
     return {"'" + stream + "' (joining '" + input + "')",
-            {JoinProgressId(stream, participant), key, count,
+            {derived::JoinProgressId(stream, participant), key, count,
              [join, participant, key] { return join->Processed(participant, key); }}};
   }
   return {"'" + stream + "'",
@@ -654,8 +630,8 @@ void Broker::WaitDownstream(const std::string& stream, std::map<std::string, uin
   // the streams fed by those, with a join's own counts once it has caught up.
   struct Dependent {
     std::string name;
-    std::shared_ptr<StreamLog> log;
-    std::shared_ptr<JoinStream> join;  // null for map and reduce
+    std::shared_ptr<stream::StreamLog> log;
+    std::shared_ptr<derived::JoinStream> join;  // null for map and reduce
     size_t participant = 0;
   };
   std::vector<Dependent> dependents;
@@ -700,8 +676,8 @@ void Broker::WaitUpstream(const std::string& stream, const std::string& key, Dea
   // Each input of `stream` first catches up itself; then `stream` must have processed every
   // record the input holds for `key` at that moment.
   config::StreamDecl decl;
-  std::shared_ptr<StreamLog> log;
-  std::shared_ptr<JoinStream> join;
+  std::shared_ptr<stream::StreamLog> log;
+  std::shared_ptr<derived::JoinStream> join;
   {
     std::shared_lock lock(mu_);
     const config::StreamDecl* found = topography_.FindStream(stream);
@@ -732,7 +708,7 @@ void Broker::WaitUpstream(const std::string& stream, const std::string& key, Dea
   }
 }
 
-void Broker::WaitForDerived(std::string_view stream, const ProduceResult& produced,
+void Broker::WaitForDerived(std::string_view stream, const stream::ProduceResult& produced,
                             std::chrono::milliseconds timeout, std::function<void(Status)> done) {
   std::map<std::string, uint64_t> needed;
   for (size_t r = 0; r < produced.offsets.size(); ++r) {

@@ -12,16 +12,17 @@
 #include <string_view>
 #include <vector>
 
-#include "broker/derived_engine.h"
-#include "broker/group_committer.h"
-#include "broker/join_stream.h"
-#include "broker/module_registry.h"
-#include "broker/stream_log.h"
-#include "broker/subscription_manager.h"
+#include "broker/broker_api.h"
 #include "common/file_util.h"
-#include "higgins/result.h"
 #include "config/topography.h"
+#include "derived/derived_engine.h"
+#include "derived/join_stream.h"
+#include "derived/module_registry.h"
+#include "higgins/result.h"
 #include "storage/storage.h"
+#include "stream/group_committer.h"
+#include "stream/stream_log.h"
+#include "subscription/subscription_manager.h"
 
 namespace higgins::broker {
 
@@ -39,7 +40,7 @@ struct BrokerOptions {
   /// Largest UDF module accepted, in bytes.
   size_t max_module_bytes = 32u << 20;
   /// Clock for commit timestamps (ms since the Unix epoch); null for the system clock.
-  GroupCommitter::Clock clock;
+  stream::GroupCommitter::Clock clock;
   /// The UDF engine; null makes a V8 engine with `engine_options`.
   std::shared_ptr<udf::Engine> engine;
   udf::EngineOptions engine_options;
@@ -56,25 +57,13 @@ struct BrokerOptions {
   std::chrono::milliseconds default_visibility_timeout{30'000};
 };
 
-/// Metadata of one stream.
-struct StreamInfo {
-  std::string name;
-  std::string kind;  // "source", "map", ..., or "errors" for a derived stream's errors stream
-  config::StreamDecl decl;
-  arrow::SchemaPtr schema;
-  uint64_t partition_count = 0;
-  uint64_t record_count = 0;
-  std::vector<PartitionCount> partitions;
-  bool partitions_truncated = false;
-};
-
 /// The broker's state and operations, independent of the network: the topography (persisted as
 /// <dir>/topography.toml), the storages it declares, one StreamLog per stream, uploaded modules
 /// (<dir>/modules/<name>.wasm) and the group committer.
 ///
 /// Thread-safety: every method may be called from any thread. Configuration changes take an
 /// exclusive lock; produce and queries take a shared one only to find the stream.
-class Broker {
+class Broker final : public BrokerApi {
  public:
   /// Opens (creating) `options.dir`, locks it (`<dir>/LOCK`), restores the topography and
   /// recovers every stream. Errors: AlreadyExists when another process holds the folder's
@@ -84,14 +73,14 @@ class Broker {
 
   /// Parses and merges a configuration, opens the new streams and persists the topography
   /// (fsynced) before returning. Errors: InvalidArgument listing every problem.
-  Result<config::MergeOutcome> CreateConfiguration(std::string_view toml);
+  Result<config::MergeOutcome> CreateConfiguration(std::string_view toml) override;
   /// Removes a declaration (config::Topography::Delete) and a deleted stream's data.
-  Status DeleteConfiguration(std::string_view key);
+  Status DeleteConfiguration(std::string_view key) override;
   /// The topography as TOML.
-  std::string TopographyToml() const;
+  std::string TopographyToml() const override;
   /// Checks, stores durably and compiles a module (ModuleRegistry::Upload), returning its
   /// version. Errors: InvalidArgument listing every problem, ResourceExhausted, IOError.
-  Result<uint64_t> UploadModule(std::string_view name, std::string_view bytes);
+  Result<uint64_t> UploadModule(std::string_view name, std::string_view bytes) override;
   bool HasModule(std::string_view name) const;
 
   /// Read-your-writes for a produce: calls `done(OK)` once every map and reduce stream fed,
@@ -99,38 +88,54 @@ class Broker {
   /// every join it feeds has joined them (then the streams fed by that join), or
   /// `done(DeadlineExceeded)` naming the streams still behind after `timeout` (clamped to
   /// max_wait_for_derived). `done` may run on this thread or a processor's.
-  void WaitForDerived(std::string_view stream, const ProduceResult& produced,
-                      std::chrono::milliseconds timeout, std::function<void(Status)> done);
+  void WaitForDerived(std::string_view stream, const stream::ProduceResult& produced,
+                      std::chrono::milliseconds timeout, WaitDone done) override;
   /// Read-your-writes for a query of partition `key` of `stream`: when `stream` is derived,
   /// waits until its inputs have caught up (recursively) and it has processed every record
   /// they then hold for `key`; a window waits for its base; a source stream needs no wait.
   void WaitForQuery(std::string_view stream, std::string_view key,
-                    std::chrono::milliseconds timeout, std::function<void(Status)> done);
+                    std::chrono::milliseconds timeout, WaitDone done) override;
 
   /// Validates the payload now and commits it through the group committer; `done` runs when
   /// the records are durable and visible, or with the error. `done` may run on this thread
   /// (for errors found before queueing) or on the committer thread.
-  void Produce(std::string_view stream, std::string_view payload, PayloadFormat format,
-               GroupCommitter::Done done);
+  void Produce(std::string_view stream, std::string_view payload, stream::PayloadFormat format,
+               ProduceDone done) override;
+
+  /// Answers from the stream's index and storage; a window stream's windows are computed from
+  /// its base (stream/window_view.h). A range stops at BrokerOptions::max_range_records.
+  Result<QueryAnswer> Query(const QueryRequest& request) const override;
 
   /// Creates a subscription on stream `stream` (SubscriptionManager::Create); it is durable
   /// when the stream's storage is. Errors: NotFound, NotSupported (a window stream),
   /// InvalidArgument, ResourceExhausted, IOError.
-  Result<std::string> CreateSubscription(std::string_view stream, SubscriptionStartKind start,
-                                         uint64_t value, uint64_t timeout_ms);
-  SubscriptionManager& subscriptions() { return *subscriptions_; }
+  Result<std::string> CreateSubscription(std::string_view stream, SubscriptionStart start,
+                                         uint64_t timeout_ms) override;
+  Result<uint64_t> Take(std::string_view id, std::string_view stream, uint64_t consumer, uint64_t n,
+                        subscription::PushSink sink) override;
+  void Acknowledge(std::string_view id, std::string_view stream,
+                   std::vector<subscription::OffsetRange> ranges, AcknowledgeDone done) override;
+  Result<subscription::SubscriptionReport> GetSubscription(std::string_view id,
+                                                           std::string_view stream) const override;
+  Result<std::vector<subscription::SubscriptionReport>> ListSubscriptions(
+      std::string_view stream) const override;
+  Status DeleteSubscription(std::string_view id, std::string_view stream) override;
+  void RemoveConsumer(uint64_t consumer) override;
+  void ConsumerReady(uint64_t consumer) override;
+  subscription::SubscriptionManager& subscriptions() { return *subscriptions_; }
   /// What a subscription of `stream` reads: the stream, or a count window stream's closed
   /// windows. Errors: NotFound, NotSupported (a time window stream).
-  Result<SubscriptionManager::StreamRef> SubscriptionRef(std::string_view stream) const;
+  Result<subscription::SubscriptionManager::StreamRef> SubscriptionRef(
+      std::string_view stream) const;
 
   /// The stream, or NotFound "stream 'x' does not exist".
-  Result<std::shared_ptr<StreamLog>> FindStream(std::string_view name) const;
+  Result<std::shared_ptr<stream::StreamLog>> FindStream(std::string_view name) const;
 
   /// What a window stream is a view of (window_view.h), or nullopt when `name` is not a window
   /// stream.
   struct WindowSource {
     std::string base_name;
-    std::shared_ptr<StreamLog> base;
+    std::shared_ptr<stream::StreamLog> base;
     config::WindowSpec spec;
     /// The base's commit timestamps come from this broker's clock (a source stream), so the
     /// clock closes time windows (QueryWindow's `now_ms`).
@@ -142,10 +147,10 @@ class Broker {
 
   /// Every stream (name empty) or one. A window stream lists its base's partitions, each with
   /// its number of windows as its count. Errors: NotFound.
-  Result<std::vector<StreamInfo>> Metadata(std::string_view name) const;
+  Result<std::vector<StreamInfo>> Metadata(std::string_view name) const override;
 
   const BrokerOptions& options() const { return options_; }
-  CommitterStats committer_stats() const { return committer_.stats(); }
+  stream::CommitterStats committer_stats() const { return committer_.stats(); }
 
   /// Commits queued produces, then flushes and syncs index files. Idempotent.
   void Shutdown();
@@ -154,38 +159,44 @@ class Broker {
   explicit Broker(BrokerOptions options);
   Status Restore();
   Status OpenStorages(const config::Topography& topography);
-  Result<std::shared_ptr<StreamLog>> OpenStream(const config::Topography& topography,
-                                                const config::StreamDecl& decl);
+  Result<std::shared_ptr<stream::StreamLog>> OpenStream(const config::Topography& topography,
+                                                        const config::StreamDecl& decl);
   Status PersistTopography(const config::Topography& topography);
+  /// Query of `log`, the stream `request.stream`; errors without the stream's name.
+  Result<QueryAnswer> QueryLog(const std::shared_ptr<stream::StreamLog>& log,
+                               const QueryRequest& request) const;
   /// Sends `log`'s commits to the derived engine and the subscriptions.
-  void ListenToCommits(StreamLog& log);
+  void ListenToCommits(stream::StreamLog& log);
   /// Metadata partitions of window stream `decl` (under mu_): its base's partitions in key
   /// order, at most max_listed_partitions, each with its number of windows; `*partitions` gets
   /// the number of partitions and `*windows` the windows of all of them.
-  std::vector<PartitionCount> WindowPartitions(const config::StreamDecl& decl, uint64_t* partitions,
-                                               uint64_t* windows) const;
+  std::vector<stream::PartitionCount> WindowPartitions(const config::StreamDecl& decl,
+                                                       uint64_t* partitions,
+                                                       uint64_t* windows) const;
   /// Opens the errors stream of a map or reduce stream and starts its processor.
   Status StartProcessor(const config::Topography& topography, const config::StreamDecl& decl,
-                        const std::shared_ptr<StreamLog>& derived);
+                        const std::shared_ptr<stream::StreamLog>& derived);
   /// Opens the intent log of a join stream and starts its processor.
-  Status StartJoin(const config::StreamDecl& decl, const std::shared_ptr<StreamLog>& derived);
+  Status StartJoin(const config::StreamDecl& decl,
+                   const std::shared_ptr<stream::StreamLog>& derived);
   /// The base, then the join streams, without repeats.
   static std::vector<std::string> JoinParticipants(const config::StreamDecl& decl);
   std::string CheckModuleFor(std::string_view name, config::StreamKind kind) const;
   /// A read-your-writes wait: one watch, and how to name it when it times out.
   struct Need {
     std::string what;  // "'stream'" or "'join' (joining 'participant')"
-    DerivedEngine::Watch watch;
+    derived::DerivedEngine::Watch watch;
   };
   struct Deadline {
-    DerivedEngine::Clock::time_point at;
+    derived::DerivedEngine::Clock::time_point at;
     std::chrono::milliseconds timeout;  // for messages
   };
   Deadline MakeDeadline(std::chrono::milliseconds timeout) const;
   /// What `stream` must have processed: `count` records of `key` from `input` (participant
   /// `participant` of `join`, when `join` is set), else `count` records of `key` in `log`.
-  static Need ProcessedNeed(const std::string& stream, const std::shared_ptr<StreamLog>& log,
-                            const std::shared_ptr<JoinStream>& join, size_t participant,
+  static Need ProcessedNeed(const std::string& stream,
+                            const std::shared_ptr<stream::StreamLog>& log,
+                            const std::shared_ptr<derived::JoinStream>& join, size_t participant,
                             const std::string& input, const std::string& key, uint64_t count);
   void WaitFor(std::vector<Need> needs, Deadline deadline, std::function<void(Status)> done);
   /// Waits until every derived stream fed by `stream`, directly or not, has processed the
@@ -203,16 +214,16 @@ class Broker {
   std::mutex config_mu_;  // serialises configuration changes (held across their I/O)
   config::Topography topography_;
   std::map<std::string, std::unique_ptr<storage::Storage>, std::less<>> storages_;
-  std::map<std::string, std::shared_ptr<StreamLog>, std::less<>> streams_;
+  std::map<std::string, std::shared_ptr<stream::StreamLog>, std::less<>> streams_;
   /// "<derived>/errors" of every map and reduce stream (not in the topography).
-  std::map<std::string, std::shared_ptr<StreamLog>, std::less<>> errors_streams_;
+  std::map<std::string, std::shared_ptr<stream::StreamLog>, std::less<>> errors_streams_;
   /// The processor of every join stream, for read-your-writes waits.
-  std::map<std::string, std::shared_ptr<JoinStream>, std::less<>> joins_;
+  std::map<std::string, std::shared_ptr<derived::JoinStream>, std::less<>> joins_;
   std::shared_ptr<udf::Engine> engine_;
-  std::unique_ptr<ModuleRegistry> modules_;
-  std::unique_ptr<SubscriptionManager> subscriptions_;
-  std::unique_ptr<DerivedEngine> derived_;  // before committer_: stopped first
-  GroupCommitter committer_;
+  std::unique_ptr<derived::ModuleRegistry> modules_;
+  std::unique_ptr<subscription::SubscriptionManager> subscriptions_;
+  std::unique_ptr<derived::DerivedEngine> derived_;  // before committer_: stopped first
+  stream::GroupCommitter committer_;
   bool shut_down_ = false;
 };
 

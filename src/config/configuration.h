@@ -13,7 +13,8 @@
 
 namespace higgins::config {
 
-/// Most bucket logs per stream (DESIGN.md §5). Default: kDefaultBuckets.
+/// Most bucket logs per stream (docs/architecture.md, "Storage: bucket logs"). Default:
+/// kDefaultBuckets.
 inline constexpr uint32_t kMaxBuckets = 1024;
 inline constexpr uint32_t kDefaultBuckets = 1;
 

@@ -24,10 +24,10 @@ struct MergeOutcome {
   std::vector<std::string> added_streams;
 };
 
-/// The persisted set of every declaration (DESIGN.md §1): storages, schemas and streams, each
-/// stream with a numeric id that is never reused (so a stream deleted and declared again does
-/// not see the old stream's records). A value type: copy, modify the copy, then swap it in.
-/// Not thread-safe.
+/// The persisted set of every declaration (docs/architecture.md, "The model"): storages, schemas
+/// and streams, each stream with a numeric id that is never reused (so a stream deleted and
+/// declared again does not see the old stream's records). A value type: copy, modify the copy, then
+/// swap it in. Not thread-safe.
 class Topography {
  public:
   /// Merges `config` into this topography. On success the topography holds the union and the

@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 
+#include "higgins/limits.h"
 #include "higgins/result.h"
 
 namespace higgins::protocol {
@@ -11,8 +12,7 @@ namespace higgins::protocol {
 /// right. Higgins accepts that form and unpadded keys of any length (docs/protocol.md,
 /// "Partition keys").
 inline constexpr size_t kPaddedPartitionBytes = 32;
-/// Longest partition key Higgins accepts, in bytes.
-inline constexpr size_t kMaxPartitionKeyBytes = 4096;
+using higgins::kMaxPartitionKeyBytes;
 
 /// A key on the wire to the raw key: trailing zero bytes are removed when the input is exactly
 /// 32 bytes long; other lengths are taken as they are. Errors: InvalidArgument for an empty key,

@@ -26,8 +26,9 @@ struct MultipartUpload {
   friend bool operator==(const MultipartUpload&, const MultipartUpload&) = default;
 };
 
-/// The narrow view of an object store that the s3 storage needs (DESIGN.md §5). Keys are full
-/// object keys (the storage's prefix included), any UTF-8 of 1..1024 bytes. Thread-safe.
+/// The narrow view of an object store that the s3 storage needs (docs/architecture.md, "Storage:
+/// bucket logs"). Keys are full object keys (the storage's prefix included), any UTF-8 of 1..1024
+/// bytes. Thread-safe.
 ///
 /// Errors, for every call: IOError when the store cannot be reached or keeps failing (timeouts,
 /// connection refused, HTTP 5xx) after the implementation's retries, with a message naming the

@@ -1,9 +1,8 @@
 // The `higgins` broker (README, docs/operations.md "Flags"). The composition root:
 // picks the concrete storages (through the topography), the listener and the threads.
-#include <sys/resource.h>
-
 #include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
 #include <asio.hpp>
@@ -14,7 +13,7 @@
 #include <vector>
 
 #include "broker/broker.h"
-#include "broker/request_handler.h"
+#include "server/request_handler.h"
 #include "server/server.h"
 
 namespace {
@@ -74,7 +73,7 @@ int Run(const Flags& flags) {
     spdlog::critical("cannot open {}: {}", flags.dir, broker.status().ToString());
     return 1;
   }
-  higgins::broker::RequestHandler handler(broker->get(), flags.max_frame_bytes);
+  higgins::server::RequestHandler handler(broker->get(), flags.max_frame_bytes);
 
   // One io_context per thread: a session stays on its thread, so its work needs no wake-ups
   // of other threads.

@@ -6,7 +6,7 @@
 
 namespace higgins::server {
 
-Server::Server(std::vector<asio::io_context*> contexts, broker::RequestHandler* handler,
+Server::Server(std::vector<asio::io_context*> contexts, RequestHandler* handler,
                ServerOptions options)
     : io_(*contexts.at(0)),
       contexts_(std::move(contexts)),

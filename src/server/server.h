@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "broker/request_handler.h"
 #include "higgins/result.h"
+#include "server/request_handler.h"
 
 namespace higgins::server {
 
@@ -30,7 +30,7 @@ struct ServerOptions {
 
 class Session;
 
-/// The TCP listener (DESIGN.md §6, docs/protocol.md): one Session per connection, each reading
+/// The TCP listener (docs/protocol.md): one Session per connection, each reading
 /// frames, handing requests to the RequestHandler as they arrive (so pipelined requests are
 /// processed concurrently: produces share group commits) and writing the replies back in
 /// request order. Accepts on the first io_context it is given and spreads sessions over all of
@@ -39,8 +39,7 @@ class Session;
 class Server {
  public:
   /// `contexts`: at least one; each is run by its own thread(s) and outlives the Server.
-  Server(std::vector<asio::io_context*> contexts, broker::RequestHandler* handler,
-         ServerOptions options);
+  Server(std::vector<asio::io_context*> contexts, RequestHandler* handler, ServerOptions options);
   ~Server();
 
   /// Binds and starts accepting. Errors: IOError naming the address (in use, bad address).
@@ -63,7 +62,7 @@ class Server {
   asio::io_context& io_;  // contexts_[0]: the acceptor's
   std::vector<asio::io_context*> contexts_;
   size_t next_context_ = 0;
-  broker::RequestHandler* handler_;
+  RequestHandler* handler_;
   ServerOptions options_;
   asio::ip::tcp::acceptor acceptor_;
   uint16_t port_ = 0;

@@ -74,7 +74,7 @@ void Session::StopReading() {
 void Session::RejectAndClose(const std::string& message) {
   asio::post(strand_, [self = shared_from_this(), message] {
     self->reading_done_ = true;
-    self->Complete(self->ReserveSlot(), self->Frame(broker::MakeErrorMessage(
+    self->Complete(self->ReserveSlot(), self->Frame(MakeErrorMessage(
                                             higgins::wire::Error::OVERLOADED, message, nullptr)));
   });
 }
@@ -86,8 +86,8 @@ std::string Session::Frame(const higgins::wire::Message& message) const {
   // last resort that still answers the request.
   const higgins::wire::Message* request = nullptr;
   higgins::wire::Message error =
-      broker::MakeErrorMessage(higgins::wire::Error::UNKNOWN,
-                               "the reply could not be sent: " + frame.status().message(), request);
+      MakeErrorMessage(higgins::wire::Error::UNKNOWN,
+                       "the reply could not be sent: " + frame.status().message(), request);
   if (message.has_correlationid()) error.set_correlationid(message.correlationid());
   return *protocol::SerializeFrame(error, server_->options_.max_frame_bytes);
 }
@@ -101,8 +101,8 @@ void Session::Dispatch(std::string body) {
   const uint64_t slot = ReserveSlot();
   auto request = protocol::ParseMessage(body);
   if (!request.ok()) {
-    higgins::wire::Message error = broker::MakeErrorMessage(higgins::wire::Error::MALFORMED_MESSAGE,
-                                                            request.status().message(), nullptr);
+    higgins::wire::Message error = MakeErrorMessage(higgins::wire::Error::MALFORMED_MESSAGE,
+                                                    request.status().message(), nullptr);
     if (auto id = protocol::PeekCorrelationId(body)) error.set_correlationid(*id);
     Complete(slot, Frame(error));
     return;
@@ -255,17 +255,16 @@ asio::awaitable<void> Session::ReadLoop() {
     if (ec) {
       Status truncated = decoder_.Finish();
       if (ec == asio::error::eof && !truncated.ok()) {
-        Complete(ReserveSlot(),
-                 Frame(broker::MakeErrorMessage(higgins::wire::Error::TRUNCATED_FRAME,
-                                                truncated.message(), nullptr)));
+        Complete(ReserveSlot(), Frame(MakeErrorMessage(higgins::wire::Error::TRUNCATED_FRAME,
+                                                       truncated.message(), nullptr)));
       }
       break;
     }
     Status status = decoder_.Consume({buffer.data(), n});
     while (auto body = decoder_.Next()) Dispatch(std::move(*body));
     if (!status.ok()) {
-      Complete(ReserveSlot(), Frame(broker::MakeErrorMessage(higgins::wire::Error::FRAME_TOO_LARGE,
-                                                             status.message(), nullptr)));
+      Complete(ReserveSlot(), Frame(MakeErrorMessage(higgins::wire::Error::FRAME_TOO_LARGE,
+                                                     status.message(), nullptr)));
       break;
     }
   }

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "broker/request_handler.h"
 #include "protocol/frame.h"
+#include "server/request_handler.h"
 
 namespace higgins::server {
 
@@ -57,7 +57,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool ReplyBacklogFull() const;
 
   Server* server_;
-  broker::Connection connection_;  // id and push callback, for subscriptions
+  Connection connection_;  // id and push callback, for subscriptions
   asio::ip::tcp::socket socket_;
   asio::strand<asio::ip::tcp::socket::executor_type> strand_;
   protocol::FrameDecoder decoder_;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "common/file_util.h"
 #include "higgins/arrow/ipc/writer.h"
-#include "storage/file_util.h"
 #include "storage/log_writer.h"
 #include "storage/segment.h"
 #include "storage/storage.h"

@@ -1,6 +1,6 @@
 // Storage in segment files: the folder layout and MakeFileStorage.
+#include "common/file_util.h"
 #include "storage/file_bucket_log.h"
-#include "storage/file_util.h"
 #include "storage/storage.h"
 
 namespace higgins::storage {

@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "storage/file_util.h"
+#include "common/file_util.h"
 #include "storage/index_codec.h"
 #include "storage/log_reader.h"
 #include "storage/log_writer.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "storage/file_util.h"
+#include "common/file_util.h"
 
 namespace higgins::storage {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "storage/file_util.h"
+#include "common/file_util.h"
 #include "storage/log_frame.h"
 #include "storage/log_reader.h"
 #include "storage/log_writer.h"

@@ -7,7 +7,7 @@
 #include <cassert>
 #include <cerrno>
 
-#include "storage/file_util.h"
+#include "common/file_util.h"
 
 namespace higgins::storage {
 namespace {

@@ -53,8 +53,9 @@ struct S3Shared {
   Status upload_error_;
 };
 
-/// One bucket log of an s3 storage (DESIGN.md §5): a FileBucketLog under --dir as the
-/// write-ahead log, whose sealed segments are uploaded as segment objects and then released.
+/// One bucket log of an s3 storage (docs/architecture.md, "Storage: bucket logs"): a FileBucketLog
+/// under --dir as the write-ahead log, whose sealed segments are uploaded as segment objects and
+/// then released.
 ///
 /// Entry locations are logical: `segment` is the segment's base sequence, `position` the
 /// entry's base sequence, `size` its row count; they stay valid when the segment moves from

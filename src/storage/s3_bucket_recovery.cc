@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <set>
 
-#include "storage/file_util.h"
+#include "common/file_util.h"
 #include "storage/s3_bucket_log.h"
 #include "storage/segment.h"
 

@@ -10,7 +10,6 @@
 #include <thread>
 
 #include "common/file_util.h"
-#include "storage/file_util.h"
 #include "storage/s3_bucket_log.h"
 
 namespace higgins::storage {

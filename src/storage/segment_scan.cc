@@ -1,7 +1,7 @@
 #include "storage/segment_scan.h"
 
+#include "common/file_util.h"
 #include "higgins/arrow/ipc/reader.h"
-#include "storage/file_util.h"
 #include "storage/log_reader.h"
 
 namespace higgins::storage {

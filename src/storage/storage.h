@@ -29,10 +29,10 @@ struct EntryInfo {
   EntryLocation location;
 };
 
-/// One bucket log of one stream (DESIGN.md §5): record batches in commit order with a dense
-/// sequence. Thread-safety: Append and Sync are called by one writer thread at a time; Read and
-/// Scan may run concurrently with them from other threads (they see entries whose Append has
-/// returned).
+/// One bucket log of one stream (docs/architecture.md, "Storage: bucket logs"): record batches in
+/// commit order with a dense sequence. Thread-safety: Append and Sync are called by one writer
+/// thread at a time; Read and Scan may run concurrently with them from other threads (they see
+/// entries whose Append has returned).
 class BucketLog {
  public:
   virtual ~BucketLog() = default;

@@ -10,7 +10,7 @@
 
 namespace higgins::udf {
 
-/// The data half of the UDF ABI (DESIGN.md §7, docs/udf-abi.md), sans-I/O: how batches become
+/// The data half of the UDF ABI (docs/udf-abi.md), sans-I/O: how batches become
 /// the bytes a module reads and how a module's result bytes become a batch. The framing (an
 /// 8-byte big-endian length before the bytes) is the Sandbox's job.
 

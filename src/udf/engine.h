@@ -49,7 +49,7 @@ class Sandbox {
   virtual ~Sandbox() = default;
 
   /// Calls the module's `run` with `inputs` (one for map, two for reduce: prev, cur), each the
-  /// bytes of an Arrow IPC stream, passed with the framing of DESIGN.md §7: for each input the
+  /// bytes of an Arrow IPC stream, passed with the framing of docs/udf-abi.md: for each input the
   /// host calls `_malloc(8 + n)` and writes an 8-byte big-endian length n then the n bytes.
   /// Returns the n bytes after the 8-byte big-endian length at the pointer `run` returns (the
   /// caller decodes them: udf/abi.h). Every pointer and length the module returns is checked

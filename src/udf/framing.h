@@ -5,7 +5,7 @@
 
 namespace higgins::udf {
 
-/// The framing of every byte string crossing the module boundary (DESIGN.md §7): an 8-byte
+/// The framing of every byte string crossing the module boundary (docs/udf-abi.md): an 8-byte
 /// big-endian length, then that many bytes. Inputs are written at a pointer from `_malloc`; a
 /// result (from `run`) and error text (from `get_errors`) are read at the pointer returned.
 inline constexpr size_t kLengthPrefixBytes = 8;

@@ -28,8 +28,8 @@ struct ModuleLimits {
 };
 
 /// Decodes and validates a WebAssembly binary with libwabt (the MVP plus the post-MVP features
-/// of DESIGN.md §7: bulk memory, multi-value, reference types, sign extension, non-trapping
-/// float-to-int, mutable globals; SIMD is accepted too) and checks the ABI of DESIGN.md §7:
+/// of docs/udf-abi.md: bulk memory, multi-value, reference types, sign extension, non-trapping
+/// float-to-int, mutable globals; SIMD is accepted too) and checks the ABI of docs/udf-abi.md:
 ///   - no imports of any kind;
 ///   - exports `memory` (a memory), `_malloc` (func (i32) -> i32), `run` (func (i32) -> i32 for
 ///     map or (i32, i32) -> i32 for reduce);

@@ -9,7 +9,7 @@
 
 namespace higgins::udf {
 
-/// The signature of a module's `run` export (DESIGN.md §7), which decides the derived stream
+/// The signature of a module's `run` export (docs/udf-abi.md), which decides the derived stream
 /// types it can serve.
 enum class RunKind {
   kMap,     // run(i32 in) -> i32 out

@@ -10,9 +10,9 @@
 
 #include "udf/abi.h"
 #include "udf/engine.h"
-#include "udf/fake_engine.h"
 #include "udf/framing.h"
 #include "udf/test_modules.h"
+#include "udf/testing/fake_engine.h"
 
 namespace higgins::udf {
 namespace {

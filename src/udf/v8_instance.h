@@ -18,7 +18,7 @@
 namespace higgins::udf {
 
 /// One instance of a compiled module in a sandbox's isolate, and the host half of the ABI with
-/// it (DESIGN.md §7): staging inputs through `_malloc`, calling `run`, reading the result and
+/// it (docs/udf-abi.md): staging inputs through `_malloc`, calling `run`, reading the result and
 /// the module's own error text, never trusting a pointer or length the module returns.
 ///
 /// Every method must be called on the sandbox's thread with its isolate entered and a

@@ -15,7 +15,7 @@ namespace {
 
 namespace interp = wabt::interp;
 
-// The post-MVP features of DESIGN.md §7 plus SIMD, and nothing else: what V8 10.2 runs by
+// The post-MVP features of docs/udf-abi.md plus SIMD, and nothing else: what V8 10.2 runs by
 // default minus the proposals a UDF has no use for (threads, exceptions, tail calls, memory64...).
 wabt::Features UdfFeatures(bool multi_memory) {
   wabt::Features features;

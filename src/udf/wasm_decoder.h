@@ -46,7 +46,7 @@ struct WasmModule {
   std::vector<Table> tables;     // defined in the module
 };
 
-/// Decodes and validates `bytes` with libwabt, with the post-MVP features of DESIGN.md §7 plus
+/// Decodes and validates `bytes` with libwabt, with the post-MVP features of docs/udf-abi.md plus
 /// SIMD enabled (and multi-memory when `multi_memory`). Validation happens while reading
 /// (wabt's ReadBinaryInterp and SharedValidator), with explicit stacks rather than recursion, so
 /// deeply nested code cannot exhaust the thread's stack, and libwabt's assertions (on in

@@ -1,7 +1,7 @@
-// Subscriptions end to end (DESIGN.md §4): a real broker process pushes records to client
-// connections; order per partition, 10,000 partitions, redelivery after the visibility timeout
-// and none after acknowledgement, competing consumers, a consumer disconnecting, kill -9 and
-// restart, and a subscription on a map stream.
+// Subscriptions end to end (docs/architecture.md, "Subscriptions"): a real broker process pushes
+// records to client connections; order per partition, 10,000 partitions, redelivery after the
+// visibility timeout and none after acknowledgement, competing consumers, a consumer disconnecting,
+// kill -9 and restart, and a subscription on a map stream.
 #include <gtest/gtest.h>
 
 #include <chrono>

@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "broker/broker.h"
-#include "broker/request_handler.h"
 #include "broker_process.h"
 #include "config/readme_examples.h"
 #include "higgins/client.h"
+#include "server/request_handler.h"
 #include "server/server.h"
-#include "udf/fake_engine.h"
+#include "udf/testing/fake_engine.h"
 
 namespace higgins {
 
@@ -212,7 +212,7 @@ class ClockedBroker {
     EXPECT_TRUE(broker.ok()) << broker.status().ToString();
     if (!broker.ok()) return;
     broker_ = *std::move(broker);
-    handler_ = std::make_unique<broker::RequestHandler>(broker_.get(), 64u << 20);
+    handler_ = std::make_unique<server::RequestHandler>(broker_.get(), 64u << 20);
     server::ServerOptions server_options;
     server_options.port = 0;
     server_ = std::make_unique<server::Server>(std::vector<asio::io_context*>{&io_}, handler_.get(),
@@ -236,7 +236,7 @@ class ClockedBroker {
   asio::io_context io_{1};
   asio::executor_work_guard<asio::io_context::executor_type> work_;
   std::unique_ptr<broker::Broker> broker_;
-  std::unique_ptr<broker::RequestHandler> handler_;
+  std::unique_ptr<server::RequestHandler> handler_;
   std::unique_ptr<server::Server> server_;
   std::thread thread_;
 };

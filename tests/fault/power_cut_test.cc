@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "broker/stream_log.h"
 #include "storage/storage.h"
 #include "storage/storage_test_util.h"
+#include "stream/stream_log.h"
 #include "sync_fault.h"
 
 namespace higgins {
@@ -85,8 +85,8 @@ TEST_F(PowerCutTest, FileBucketRecoveredAfterACrashKeepsItsTailThroughAPowerCut)
   EXPECT_EQ((*log)->next_sequence(), 7u) << ::testing::PrintToString(cut);
 }
 
-broker::StreamLog::Options KvOptions(storage::Storage* storage, const std::string& index_dir) {
-  broker::StreamLog::Options o;
+stream::StreamLog::Options KvOptions(storage::Storage* storage, const std::string& index_dir) {
+  stream::StreamLog::Options o;
   o.name = "kv";
   o.id = 1;
   o.schema = arrow::MakeSchema({arrow::Field("id", arrow::DataType::Utf8(), false),
@@ -102,26 +102,26 @@ TEST_F(PowerCutTest, PowerCutAfterARestartNeverLeavesTheIndexAheadOfTheData) {
   ASSERT_TRUE(storage.ok()) << storage.status().ToString();
   const auto options = KvOptions(storage->get(), data_ + "/index/1");
   {
-    auto kv = broker::StreamLog::Open(options);
+    auto kv = stream::StreamLog::Open(options);
     ASSERT_TRUE(kv.ok()) << kv.status().ToString();
-    auto acked = (*kv)->Prepare(R"({"id":"a","data":1})", broker::PayloadFormat::kJson);
+    auto acked = (*kv)->Prepare(R"({"id":"a","data":1})", stream::PayloadFormat::kJson);
     ASSERT_TRUE(acked.ok() && (*kv)->CommitNow(*acked, 1).ok());
     // Appended, then the process stops before the group commit's sync: never acknowledged.
-    auto unacked = (*kv)->Prepare(R"({"id":"r","data":5})", broker::PayloadFormat::kJson);
+    auto unacked = (*kv)->Prepare(R"({"id":"r","data":5})", stream::PayloadFormat::kJson);
     ASSERT_TRUE(unacked.ok());
-    broker::PendingEntries pending;
+    stream::PendingEntries pending;
     std::vector<storage::BucketLog*> touched;
     ASSERT_TRUE((*kv)->Append(*unacked, 2, &pending, &touched).ok());
   }
   bool served = false;
   {
     // The restart recovers `r` from the page cache, indexes it (fdatasynced) and serves it.
-    auto kv = broker::StreamLog::Open(options);
+    auto kv = stream::StreamLog::Open(options);
     ASSERT_TRUE(kv.ok()) << kv.status().ToString();
     served = (*kv)->Latest("r").ok();
   }
   const std::vector<std::string> cut = PowerCut();
-  auto kv = broker::StreamLog::Open(options);
+  auto kv = stream::StreamLog::Open(options);
   ASSERT_TRUE(kv.ok()) << kv.status().ToString() << "\ncut: " << ::testing::PrintToString(cut);
   EXPECT_TRUE((*kv)->Latest("a").ok()) << "an acknowledged record was lost";
   EXPECT_EQ((*kv)->Latest("r").ok(), served)

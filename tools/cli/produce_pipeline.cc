@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "higgins/arrow/ipc/writer.h"
+#include "higgins/limits.h"
 #include "record_splitter.h"
 
 namespace higgins::cli {
@@ -20,9 +21,6 @@ std::string RowRange(uint64_t first, uint64_t rows) {
   if (rows == 1) return "row " + std::to_string(first);
   return "rows " + std::to_string(first) + " to " + std::to_string(first + rows - 1);
 }
-
-// The broker's partition key rules (src/broker/partitioning.cc), checked before sending.
-constexpr size_t kMaxPartitionKeyBytes = 4096;
 
 Status CheckKeys(const arrow::RecordBatch& batch, const std::string& field, uint64_t first_row) {
   if (field.empty()) return Status::OK();

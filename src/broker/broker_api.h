@@ -1,0 +1,144 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/topography.h"
+#include "higgins/arrow/schema.h"
+#include "higgins/result.h"
+#include "stream/stream_index.h"
+#include "stream/stream_log.h"
+#include "stream/window_view.h"
+#include "subscription/subscription_log.h"
+#include "subscription/subscription_manager.h"
+
+namespace higgins::broker {
+
+/// Metadata of one stream.
+struct StreamInfo {
+  std::string name;
+  std::string kind;  // "source", "map", ..., or "errors" for a derived stream's errors stream
+  config::StreamDecl decl;
+  arrow::SchemaPtr schema;
+  uint64_t partition_count = 0;
+  uint64_t record_count = 0;
+  std::vector<stream::PartitionCount> partitions;
+  bool partitions_truncated = false;
+};
+
+/// What a query of one partition asks for (docs/protocol.md, "Queries").
+struct QueryRequest {
+  enum class Kind : uint8_t {
+    kOffset,     // the record at `offset` (a window stream: window number `offset`)
+    kLatest,     // the latest record (a window stream: the latest window)
+    kRange,      // records at offsets [offset, end), at most the broker's max_range_records
+    kTimestamp,  // the first record committed at or after `timestamp_ms`
+  };
+  std::string stream;
+  std::string key;  // the partition key, raw (no wire padding)
+  Kind kind = Kind::kLatest;
+  uint64_t offset = 0;
+  uint64_t end = UINT64_MAX;
+  int64_t timestamp_ms = 0;  // ms since the Unix epoch, >= 0
+};
+
+/// A query's records.
+struct QueryAnswer {
+  arrow::SchemaPtr schema;  // the stream's schema (a window stream: its base's)
+  stream::QueryRows rows;
+  /// Set for a window stream: the window (`rows` are then its members).
+  std::optional<stream::WindowRows> window;
+};
+
+/// Where a new subscription starts (docs/protocol.md, "Subscriptions").
+struct SubscriptionStart {
+  subscription::SubscriptionStartKind kind = subscription::SubscriptionStartKind::kBeginning;
+  uint64_t value = 0;  // the offset (kOffset) or ms since the Unix epoch (kTimestamp)
+};
+
+/// The broker's operations as every protocol adapter sees them: typed requests in, Status or
+/// Result out, nothing of any protocol. `Broker` implements it; adapters are tested against a
+/// fake of it. Units: durations in ms, timestamps in ms since the Unix epoch, offsets dense per
+/// partition.
+///
+/// Thread-safety: every method may be called from any thread. Completion callbacks (`done`) run
+/// exactly once, on the calling thread or on one of the broker's threads (docs/threading.md),
+/// and must not block.
+class BrokerApi {
+ public:
+  using ProduceDone = std::function<void(Result<stream::ProduceResult>)>;
+  using WaitDone = std::function<void(Status)>;
+  using AcknowledgeDone = std::function<void(Status, std::vector<subscription::OffsetRange>)>;
+
+  virtual ~BrokerApi() = default;
+
+  // --- Configure ---------------------------------------------------------------------------
+  /// Parses and merges a configuration into the topography, persisted before it returns.
+  /// Errors: InvalidArgument listing every problem; IOError.
+  virtual Result<config::MergeOutcome> CreateConfiguration(std::string_view toml) = 0;
+  /// Removes a declaration ("stream.x", "schema.x", "storage.x") and a deleted stream's data.
+  /// Errors: NotFound, InvalidArgument (still referenced), IOError.
+  virtual Status DeleteConfiguration(std::string_view key) = 0;
+  /// The topography as TOML.
+  virtual std::string TopographyToml() const = 0;
+  /// Checks, stores durably and compiles a module; returns its version (1, 2, ...).
+  /// Errors: InvalidArgument listing every problem, ResourceExhausted, IOError.
+  virtual Result<uint64_t> UploadModule(std::string_view name, std::string_view bytes) = 0;
+
+  // --- Produce -----------------------------------------------------------------------------
+  /// Validates `payload` (JSON, NDJSON or Arrow IPC) against the stream's schema and commits it
+  /// atomically; `done` gets each row's partition and offset once they are durable and
+  /// visible. Errors: NotFound (stream), InvalidArgument (naming the row and field),
+  /// NotSupported (a derived stream), ResourceExhausted, IOError.
+  virtual void Produce(std::string_view stream, std::string_view payload,
+                       stream::PayloadFormat format, ProduceDone done) = 0;
+  /// Read-your-writes for a produce: `done(OK)` once every derived stream fed by `stream` has
+  /// processed `produced`, or DeadlineExceeded naming the streams behind after `timeout`.
+  virtual void WaitForDerived(std::string_view stream, const stream::ProduceResult& produced,
+                              std::chrono::milliseconds timeout, WaitDone done) = 0;
+
+  // --- Query -------------------------------------------------------------------------------
+  /// Records of one partition. Errors: NotFound (stream, partition, offset, window),
+  /// InvalidArgument (a key the stream's key type cannot hold, a kind a window stream does not
+  /// answer), ResourceExhausted (a window over the record limit), OutOfRange.
+  virtual Result<QueryAnswer> Query(const QueryRequest& request) const = 0;
+  /// Read-your-writes for a query of partition `key`: `done(OK)` once the derived stream (and
+  /// what it is made from) has processed what its inputs hold for `key`.
+  virtual void WaitForQuery(std::string_view stream, std::string_view key,
+                            std::chrono::milliseconds timeout, WaitDone done) = 0;
+  /// Every stream (`name` empty) or one. Errors: NotFound.
+  virtual Result<std::vector<StreamInfo>> Metadata(std::string_view name) const = 0;
+
+  // --- Subscribe and acknowledge -----------------------------------------------------------
+  /// Creates a subscription of `stream`; returns its id. Errors: NotFound, NotSupported (a
+  /// time window stream), InvalidArgument, ResourceExhausted, IOError.
+  virtual Result<std::string> CreateSubscription(std::string_view stream, SubscriptionStart start,
+                                                 uint64_t timeout_ms) = 0;
+  /// Adds `n` records of demand for consumer `consumer` (a connection) of subscription `id`;
+  /// pushes go to `sink`. Returns the consumer's demand now. Errors: NotFound, InvalidArgument,
+  /// ResourceExhausted.
+  virtual Result<uint64_t> Take(std::string_view id, std::string_view stream, uint64_t consumer,
+                                uint64_t n, subscription::PushSink sink) = 0;
+  /// Acknowledges offset ranges; `done` runs once they are durable, with the ranges that failed.
+  virtual void Acknowledge(std::string_view id, std::string_view stream,
+                           std::vector<subscription::OffsetRange> ranges, AcknowledgeDone done) = 0;
+  /// One subscription. Errors: NotFound.
+  virtual Result<subscription::SubscriptionReport> GetSubscription(
+      std::string_view id, std::string_view stream) const = 0;
+  /// Every subscription (`stream` empty) or those of one stream. Errors: NotFound (stream).
+  virtual Result<std::vector<subscription::SubscriptionReport>> ListSubscriptions(
+      std::string_view stream) const = 0;
+  /// Deletes a subscription and its durable state. Errors: NotFound, IOError.
+  virtual Status DeleteSubscription(std::string_view id, std::string_view stream) = 0;
+  /// A consumer's connection closed: its undelivered grants go back to the subscription.
+  virtual void RemoveConsumer(uint64_t consumer) = 0;
+  /// A consumer's connection can take pushes again (its write queue drained).
+  virtual void ConsumerReady(uint64_t consumer) = 0;
+};
+
+}  // namespace higgins::broker

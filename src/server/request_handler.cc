@@ -1,0 +1,383 @@
+#include "server/request_handler.h"
+
+#include <atomic>
+#include <mutex>
+
+#include "common/all_of.h"
+#include "protocol/messages.h"
+#include "protocol/partition_name.h"
+#include "server/subscription_requests.h"
+#include "server/wire_replies.h"
+#include "stream/window_view.h"
+
+namespace higgins::server {
+namespace {
+
+using higgins::wire::Message;
+
+stream::PayloadFormat FromProto(higgins::wire::PayloadFormat format) {
+  switch (format) {
+    case higgins::wire::JSON: return stream::PayloadFormat::kJson;
+    case higgins::wire::ARROW_IPC: return stream::PayloadFormat::kArrowIpc;
+    default: return stream::PayloadFormat::kAuto;
+  }
+}
+
+}  // namespace
+
+Message MakeErrorMessage(higgins::wire::Error::Type type, const std::string& message,
+                         const Message* request) {
+  Message reply;
+  reply.set_type(Message::ERROR);
+  if (request != nullptr && request->has_correlationid()) {
+    reply.set_correlationid(request->correlationid());
+  }
+  reply.mutable_error()->set_type(type);
+  reply.mutable_error()->set_message(protocol::EscapeInvalidUtf8(message));
+  return reply;
+}
+
+RequestHandler::RequestHandler(broker::BrokerApi* broker, size_t max_reply_bytes)
+    : broker_(broker),
+      max_reply_bytes_(max_reply_bytes),
+      subscriptions_(std::make_unique<SubscriptionRequests>(broker, max_reply_bytes)),
+      admin_(std::make_unique<SerialExecutor>()) {}
+
+RequestHandler::~RequestHandler() = default;
+
+void RequestHandler::ConnectionClosed(uint64_t connection) {
+  broker_->RemoveConsumer(connection);
+}
+
+void RequestHandler::ConnectionReady(uint64_t connection) {
+  broker_->ConsumerReady(connection);
+}
+
+void RequestHandler::Handle(const Message& request, Reply reply, const Connection* connection) {
+  // Every request gets a reply, even when something below throws (a library's bad_alloc on a
+  // hostile input, say): the request fails, the broker and the connection carry on.
+  auto answered = std::make_shared<std::atomic<bool>>(false);
+  Reply once = [reply = std::move(reply), answered](Message m) {
+    *answered = true;
+    reply(std::move(m));
+  };
+  try {
+    HandleOrThrow(request, once, connection);
+  } catch (const std::exception& e) {
+    if (!*answered) {
+      once(MakeErrorMessage(higgins::wire::Error::UNKNOWN,
+                            std::string("the broker failed on this request: ") + e.what(),
+                            &request));
+    }
+  }
+}
+
+void RequestHandler::RunAdmin(const Message& request, Reply reply,
+                              Message (RequestHandler::*operation)(const Message&)) {
+  RunAdmin(request, std::move(reply),
+           [this, operation](const Message& m) { return (this->*operation)(m); });
+}
+
+void RequestHandler::RunAdmin(const Message& request, Reply reply,
+                              std::function<Message(const Message&)> operation) {
+  admin_->Post([request, reply = std::move(reply), operation = std::move(operation)] {
+    Message answer;
+    try {
+      answer = operation(request);
+    } catch (const std::exception& e) {
+      answer =
+          MakeErrorMessage(higgins::wire::Error::UNKNOWN,
+                           std::string("the broker failed on this request: ") + e.what(), &request);
+    }
+    reply(std::move(answer));
+  });
+}
+
+void RequestHandler::HandleOrThrow(const Message& request, const Reply& reply,
+                                   const Connection* connection) {
+  if (protocol::ReplyTypeOf(request.type()) && !protocol::HasBody(request)) {
+    return reply(MakeErrorMessage(
+        higgins::wire::Error::MALFORMED_MESSAGE,
+        std::string(protocol::MessageTypeName(request.type())) + " carries no request body",
+        &request));
+  }
+  switch (request.type()) {
+    case Message::PING: return reply(Ping(request));
+    case Message::PRODUCEREQUEST: return Produce(request, reply);
+    case Message::GETINDEXREQUEST:
+      if (request.getindexrequest().wait_for_derived()) {
+        return WaitThenGetIndex(request, reply);
+      }
+      return reply(GetIndex(request));
+    case Message::METADATAREQUEST: return reply(Metadata(request));
+    case Message::CREATECONFIGURATIONREQUEST:
+      return RunAdmin(request, reply, &RequestHandler::CreateConfiguration);
+    case Message::DELETECONFIGURATIONREQUEST:
+      return RunAdmin(request, reply, &RequestHandler::DeleteConfiguration);
+    case Message::UPLOADMODULEREQUEST:
+      return RunAdmin(request, reply, &RequestHandler::UploadModule);
+    case Message::GETCURRENTTOPOGRAPHYREQUEST: return reply(GetTopography(request));
+    case Message::CREATESUBSCRIPTIONREQUEST:
+      return RunAdmin(request, reply,
+                      [this](const Message& m) { return subscriptions_->Create(m); });
+    case Message::DELETESUBSCRIPTIONREQUEST:
+      return RunAdmin(request, reply,
+                      [this](const Message& m) { return subscriptions_->Delete(m); });
+    case Message::GETSUBSCRIPTIONREQUEST: return reply(subscriptions_->Get(request));
+    case Message::ACKNOWLEDGEREQUEST: return subscriptions_->Acknowledge(request, reply);
+    case Message::TAKERECORDSREQUEST: return reply(subscriptions_->Take(request, connection));
+    default: break;
+  }
+  if (Message::Type_IsValid(request.type())) {
+    return reply(MakeErrorMessage(
+        higgins::wire::Error::UNIMPLEMENTED,
+        std::string(Message::Type_Name(request.type())) + " is a reply, not a request", &request));
+  }
+  return reply(MakeErrorMessage(higgins::wire::Error::UNIMPLEMENTED,
+                                "unknown operation " + std::to_string(request.type()), &request));
+}
+
+Message RequestHandler::Ping(const Message& request) {
+  Message r = ReplyTo(request, Message::PONG);
+  r.mutable_pong()->set_data(request.ping().data());
+  return r;
+}
+
+Message RequestHandler::CreateConfiguration(const Message& request) {
+  Message r = ReplyTo(request, Message::CREATECONFIGURATIONRESPONSE);
+  r.mutable_createconfigurationresponse();  // present even when empty: clients test for the body
+  auto outcome = broker_->CreateConfiguration(request.createconfigurationrequest().data());
+  if (!outcome.ok()) SetError(r.mutable_createconfigurationresponse(), outcome.status());
+  return r;
+}
+
+Message RequestHandler::DeleteConfiguration(const Message& request) {
+  Message r = ReplyTo(request, Message::DELETECONFIGURATIONRESPONSE);
+  r.mutable_deleteconfigurationresponse();  // present even when empty: clients test for the body
+  Status s = broker_->DeleteConfiguration(request.deleteconfigurationrequest().key());
+  if (!s.ok()) SetError(r.mutable_deleteconfigurationresponse(), s);
+  return r;
+}
+
+Message RequestHandler::GetTopography(const Message& request) {
+  Message r = ReplyTo(request, Message::GETCURRENTTOPOGRAPHYRESPONSE);
+  r.mutable_getcurrenttopographyresponse()->set_toml(broker_->TopographyToml());
+  return r;
+}
+
+Message RequestHandler::UploadModule(const Message& request) {
+  Message r = ReplyTo(request, Message::UPLOADMODULERESPONSE);
+  r.mutable_uploadmoduleresponse();  // present even when empty: clients test for the body
+  const auto& body = request.uploadmodulerequest();
+  auto version = broker_->UploadModule(body.name(), body.value());
+  if (!version.ok()) {
+    SetError(r.mutable_uploadmoduleresponse(), version.status());
+  } else {
+    r.mutable_uploadmoduleresponse()->set_version(*version);
+  }
+  return r;
+}
+
+namespace {
+
+std::chrono::milliseconds WaitTimeout(uint32_t ms) {
+  return std::chrono::milliseconds(ms == 0 ? 10'000 : ms);
+}
+
+/// The broker query of one wire index, or InvalidArgument for a malformed one.
+Result<broker::QueryRequest> ToQuery(const higgins::wire::Index& index, std::string key) {
+  broker::QueryRequest query;
+  query.stream = index.stream();
+  query.key = std::move(key);
+  switch (index.type()) {
+    case higgins::wire::Index::OFFSET:
+      if (!index.has_index()) return Status::InvalidArgument("an OFFSET index needs `index`");
+      query.kind = broker::QueryRequest::Kind::kOffset;
+      query.offset = index.index();
+      return query;
+    case higgins::wire::Index::LATEST:
+      query.kind = broker::QueryRequest::Kind::kLatest;
+      return query;
+    case higgins::wire::Index::TIMESTAMP:
+      if (!index.has_timestamp()) {
+        return Status::InvalidArgument("a TIMESTAMP index needs `timestamp`");
+      }
+      if (index.timestamp() > static_cast<uint64_t>(INT64_MAX)) {
+        return Status::InvalidArgument("timestamp is beyond 2^63-1 ms");
+      }
+      query.kind = broker::QueryRequest::Kind::kTimestamp;
+      query.timestamp_ms = static_cast<int64_t>(index.timestamp());
+      return query;
+    case higgins::wire::Index::RANGE:
+      if (!index.has_index()) {
+        return Status::InvalidArgument("a RANGE index needs `index` (its first offset)");
+      }
+      query.kind = broker::QueryRequest::Kind::kRange;
+      query.offset = index.index();
+      query.end = index.has_end() ? index.end() : UINT64_MAX;
+      return query;
+    default: return Status::InvalidArgument("unknown index type " + std::to_string(index.type()));
+  }
+}
+
+}  // namespace
+
+void RequestHandler::Produce(const Message& request, Reply reply) {
+  const auto& body = request.producerequest();
+  auto on_done = [this, reply = std::move(reply), r = ReplyTo(request, Message::PRODUCERESPONSE),
+                  wait = body.wait_for_derived(), timeout = WaitTimeout(body.wait_timeout_ms()),
+                  stream = body.stream_name()](Result<stream::ProduceResult> result) mutable {
+    auto* response = r.mutable_produceresponse();
+    if (!result.ok()) {
+      SetError(response, result.status());
+      return reply(std::move(r));
+    }
+    for (const auto& key : result->partitions) response->add_partitions(key);
+    response->mutable_partition_indexes()->Add(result->partition_indexes.begin(),
+                                               result->partition_indexes.end());
+    response->mutable_offsets()->Add(result->offsets.begin(), result->offsets.end());
+    response->set_timestamp(static_cast<uint64_t>(result->timestamp_ms));
+    if (!wait) return reply(std::move(r));
+    broker_->WaitForDerived(
+        stream, *result, timeout, [reply = std::move(reply), r = std::move(r)](Status s) mutable {
+          if (!s.ok()) {
+            SetError(r.mutable_produceresponse(),
+                     Status(s.code(),
+                            "the records were committed (their offsets are in this "
+                            "reply), but " +
+                                s.message()));
+          }
+          reply(std::move(r));
+        });
+  };
+  broker_->Produce(body.stream_name(), body.payload(), FromProto(body.format()),
+                   std::move(on_done));
+}
+
+void RequestHandler::WaitThenGetIndex(const Message& request, Reply reply) {
+  const auto& body = request.getindexrequest();
+  if (body.indexes_size() == 0) return reply(GetIndex(request));
+  auto all = AllOf(static_cast<size_t>(body.indexes_size()),
+                   [this, request, reply = std::move(reply)](Status s) {
+                     if (!s.ok()) {
+                       Message r = ReplyTo(request, Message::GETINDEXRESPONSE);
+                       SetError(r.mutable_getindexresponse(), s);
+                       return reply(std::move(r));
+                     }
+                     reply(GetIndex(request));
+                   });
+  const auto timeout = WaitTimeout(body.wait_timeout_ms());
+  for (const auto& index : body.indexes()) {
+    auto key = protocol::DecodePartitionName(index.partition());
+    // A bad key is reported by the query itself. (A window stream waits for its base.)
+    broker_->WaitForQuery(index.stream(), key.ok() ? *key : std::string(), timeout, all);
+  }
+}
+
+Message RequestHandler::GetIndex(const Message& request) {
+  Message r = ReplyTo(request, Message::GETINDEXRESPONSE);
+  auto* response = r.mutable_getindexresponse();
+  std::string errors;
+  size_t reply_bytes = 0;
+  const auto& indexes = request.getindexrequest().indexes();
+  StatusCode first_code = StatusCode::kOk;
+  for (int i = 0; i < indexes.size(); ++i) {
+    const higgins::wire::Index& index = indexes[i];
+    auto fail = [&](const Status& s) {
+      if (first_code == StatusCode::kOk) first_code = s.code();
+      errors += "index " + std::to_string(i) + ": " + s.message() + "\n";
+    };
+    auto key = protocol::DecodePartitionName(index.partition());
+    if (!key.ok()) {
+      fail(key.status());
+      continue;
+    }
+    auto query = ToQuery(index, *std::move(key));
+    Result<broker::QueryAnswer> answer =
+        query.ok() ? broker_->Query(*query)
+                   : Result<broker::QueryAnswer>(
+                         query.status().WithContext("stream '" + index.stream() + "'"));
+    if (!answer.ok()) {
+      fail(answer.status());
+      continue;
+    }
+    const std::optional<stream::WindowRows>& window = answer->window;
+    stream::QueryRows* rows = &answer->rows;
+    auto data = EncodeIpc(answer->schema, &rows->batch);
+    auto bytes_of = [&] {
+      return data->size() + index.stream().size() + 64 + 10 * rows->timestamps_ms.size();
+    };
+    // A range stops before the frame limit, like it stops at --max-range-records: the reply
+    // keeps its first half until it fits (one record at least), and the client asks for the rest.
+    while (data.ok() && !window && index.type() == higgins::wire::Index::RANGE &&
+           rows->batch.num_rows() > 1 && reply_bytes + bytes_of() > max_reply_bytes_) {
+      const int64_t keep = rows->batch.num_rows() / 2;
+      rows->batch = rows->batch.Slice(0, keep);
+      rows->timestamps_ms.resize(static_cast<size_t>(keep));
+      data = EncodeIpc(answer->schema, &rows->batch);
+    }
+    if (!data.ok()) {
+      fail(data.status());
+      continue;
+    }
+    reply_bytes += bytes_of();
+    if (reply_bytes > max_reply_bytes_) {
+      fail(Status::ResourceExhausted("the reply would exceed the frame limit of " +
+                                     std::to_string(max_reply_bytes_) +
+                                     " bytes; ask for fewer records"));
+      break;
+    }
+    FillRecord(response->add_records(), *std::move(data), index.stream(), query->key,
+               window ? window->window : rows->first_offset, *rows, window ? &*window : nullptr);
+  }
+  if (!errors.empty()) {
+    errors.pop_back();
+    response->clear_records();
+    SetError(response, Status(first_code, errors));
+  }
+  return r;
+}
+
+Message RequestHandler::Metadata(const Message& request) {
+  Message r = ReplyTo(request, Message::METADATARESPONSE);
+  auto* response = r.mutable_metadataresponse();
+  auto streams = broker_->Metadata(request.metadatarequest().name());
+  if (!streams.ok()) {
+    SetError(response, streams.status());
+    return r;
+  }
+  std::string summary;
+  size_t reply_bytes = 0;
+  for (const broker::StreamInfo& info : *streams) {
+    auto* s = response->add_streams();
+    s->set_name(info.name);
+    s->set_schema(info.decl.schema);
+    s->set_partition_key(info.decl.partition_key);
+    s->set_storage(info.decl.storage);
+    s->set_kind(info.kind);
+    s->set_buckets(info.decl.buckets);
+    s->set_partition_count(info.partition_count);
+    s->set_record_count(info.record_count);
+    s->set_partitions_truncated(info.partitions_truncated);
+    auto schema_bytes = EncodeIpc(info.schema, nullptr);
+    if (schema_bytes.ok()) s->set_arrow_schema(*std::move(schema_bytes));
+    for (const auto& p : info.partitions) {
+      auto* pm = s->add_partitions();
+      pm->set_key(p.key);
+      pm->set_count(p.count);
+      reply_bytes += p.key.size() + 16;
+    }
+    summary += "stream '" + info.name + "': " + std::to_string(info.partition_count) +
+               " partitions, " + std::to_string(info.record_count) + " records\n";
+  }
+  if (reply_bytes + summary.size() > max_reply_bytes_) {
+    response->Clear();
+    SetError(response, Status::ResourceExhausted(
+                           "the metadata reply would exceed the frame limit; ask for one stream"));
+    return r;
+  }
+  response->set_message(summary);
+  return r;
+}
+
+}  // namespace higgins::server

@@ -1,0 +1,277 @@
+// The native (protobuf) adapter against a fake broker API: what each wire request becomes as a
+// broker call, and what each broker answer becomes on the wire. No sockets, no storage.
+#include "server/request_handler.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+
+#include "arrow/json/json_reader.h"
+#include "higgins/arrow/ipc/reader.h"
+#include "protocol/partition_name.h"
+#include "server/testing/fake_broker_api.h"
+
+namespace higgins::server {
+namespace {
+
+using higgins::wire::Index;
+using higgins::wire::Message;
+using testing::FakeBrokerApi;
+
+arrow::SchemaPtr AmountSchema() {
+  return arrow::MakeSchema({arrow::Field("id", arrow::DataType::Utf8(), false),
+                            arrow::Field("data", arrow::DataType::Int32())});
+}
+
+class RequestHandlerTest : public ::testing::Test {
+ protected:
+  /// Handles `request` and returns its one reply (the fake answers synchronously, and the
+  /// administrative executor is drained by destroying the handler).
+  Message Handle(Message request) {
+    request.set_correlationid(42);
+    std::vector<Message> replies;
+    {
+      RequestHandler handler(&broker_, 1u << 20);
+      handler.Handle(request, [&](Message m) { replies.push_back(std::move(m)); });
+    }
+    EXPECT_EQ(replies.size(), 1u);
+    if (replies.empty()) return Message();
+    EXPECT_EQ(replies[0].correlationid(), 42u);
+    return replies[0];
+  }
+  static Message GetIndex(Index::Type type, std::string_view stream, std::string_view key) {
+    Message m;
+    m.set_type(Message::GETINDEXREQUEST);
+    Index* index = m.mutable_getindexrequest()->add_indexes();
+    index->set_type(type);
+    index->set_stream(std::string(stream));
+    index->set_partition(std::string(key));
+    return m;
+  }
+  /// An answer of `json` rows of AmountSchema from `first_offset`.
+  static broker::QueryAnswer Answer(std::string_view json, uint64_t first_offset) {
+    broker::QueryAnswer answer;
+    answer.schema = AmountSchema();
+    auto batch = arrow::json::ReadJson(json, answer.schema);
+    EXPECT_TRUE(batch.ok()) << batch.status().ToString();
+    answer.rows.batch = *std::move(batch);
+    answer.rows.first_offset = first_offset;
+    answer.rows.timestamps_ms.assign(static_cast<size_t>(answer.rows.batch.num_rows()), 1000);
+    return answer;
+  }
+
+  FakeBrokerApi broker_;
+};
+
+TEST_F(RequestHandlerTest, AProduceBecomesOneBrokerProduceAndItsOffsetsAreAnswered) {
+  stream::ProduceResult result;
+  result.partitions = {"a", "b"};
+  result.partition_indexes = {0, 1, 0};
+  result.offsets = {7, 0, 8};
+  result.timestamp_ms = 1234;
+  broker_.produce_result = result;
+  Message request;
+  request.set_type(Message::PRODUCEREQUEST);
+  request.mutable_producerequest()->set_stream_name("amount");
+  request.mutable_producerequest()->set_payload(R"([{"id":"a"},{"id":"b"},{"id":"a"}])");
+  request.mutable_producerequest()->set_format(higgins::wire::JSON);
+
+  Message reply = Handle(request);
+
+  ASSERT_EQ(broker_.produces.size(), 1u);
+  EXPECT_EQ(broker_.produces[0].stream, "amount");
+  EXPECT_EQ(broker_.produces[0].payload, R"([{"id":"a"},{"id":"b"},{"id":"a"}])");
+  EXPECT_EQ(broker_.produces[0].format, stream::PayloadFormat::kJson);
+  EXPECT_TRUE(broker_.waited_for_derived.empty());
+  ASSERT_EQ(reply.type(), Message::PRODUCERESPONSE);
+  const auto& body = reply.produceresponse();
+  EXPECT_EQ(body.errors_size(), 0);
+  ASSERT_EQ(body.offsets_size(), 3);
+  EXPECT_EQ(body.offsets(0), 7u);
+  EXPECT_EQ(body.offsets(2), 8u);
+  ASSERT_EQ(body.partitions_size(), 2);
+  EXPECT_EQ(body.partitions(1), "b");
+  EXPECT_EQ(body.partition_indexes(1), 1u);
+  EXPECT_EQ(body.timestamp(), 1234u);
+}
+
+TEST_F(RequestHandlerTest, AFailedProduceCarriesTheBrokersErrorAndCode) {
+  broker_.produce_result = Status::InvalidArgument("row 2, field 'data': not an int32");
+  Message request;
+  request.set_type(Message::PRODUCEREQUEST);
+  request.mutable_producerequest()->set_stream_name("amount");
+  request.mutable_producerequest()->set_payload("{}");
+
+  Message reply = Handle(request);
+
+  const auto& body = reply.produceresponse();
+  ASSERT_EQ(body.errors_size(), 1);
+  EXPECT_EQ(body.errors(0), "row 2, field 'data': not an int32");
+  EXPECT_EQ(body.code(), higgins::wire::INVALID_ARGUMENT);
+  EXPECT_EQ(body.offsets_size(), 0);
+}
+
+TEST_F(RequestHandlerTest, AProduceThatWaitsForDerivedStreamsSaysTheRecordsWereCommitted) {
+  stream::ProduceResult result;
+  result.partitions = {"a"};
+  result.partition_indexes = {0};
+  result.offsets = {3};
+  broker_.produce_result = result;
+  broker_.wait_status = Status::DeadlineExceeded("'doubled' partition 'a' has 3 of 4 records");
+  Message request;
+  request.set_type(Message::PRODUCEREQUEST);
+  request.mutable_producerequest()->set_stream_name("amount");
+  request.mutable_producerequest()->set_payload(R"({"id":"a"})");
+  request.mutable_producerequest()->set_wait_for_derived(true);
+
+  Message reply = Handle(request);
+
+  ASSERT_EQ(broker_.waited_for_derived.size(), 1u);
+  EXPECT_EQ(broker_.waited_for_derived[0], "amount");
+  const auto& body = reply.produceresponse();
+  ASSERT_EQ(body.offsets_size(), 1);
+  EXPECT_EQ(body.offsets(0), 3u);
+  ASSERT_EQ(body.errors_size(), 1);
+  EXPECT_NE(body.errors(0).find("the records were committed"), std::string::npos) << body.errors(0);
+  EXPECT_NE(body.errors(0).find("has 3 of 4 records"), std::string::npos) << body.errors(0);
+}
+
+TEST_F(RequestHandlerTest, AnExceptionBelowTheAdapterIsAnsweredNotPropagated) {
+  broker_.throw_on_produce = true;
+  Message request;
+  request.set_type(Message::PRODUCEREQUEST);
+  request.mutable_producerequest()->set_stream_name("amount");
+  request.mutable_producerequest()->set_payload("{}");
+
+  Message reply = Handle(request);
+
+  ASSERT_EQ(reply.type(), Message::ERROR);
+  EXPECT_EQ(reply.error().type(), higgins::wire::Error::UNKNOWN);
+  EXPECT_NE(reply.error().message().find("out of memory in a library"), std::string::npos);
+}
+
+TEST_F(RequestHandlerTest, WireIndexesBecomeTypedQueriesWithUnpaddedKeys) {
+  broker_.query_answer = Answer(R"({"id":"k","data":5})", 9);
+  Message request = GetIndex(Index::RANGE, "amount", protocol::EncodePartitionName("k"));
+  request.mutable_getindexrequest()->mutable_indexes(0)->set_index(9);
+  request.mutable_getindexrequest()->mutable_indexes(0)->set_end(20);
+  Index* latest = request.mutable_getindexrequest()->add_indexes();
+  latest->set_type(Index::LATEST);
+  latest->set_stream("amount");
+  latest->set_partition("k");
+  Index* at_time = request.mutable_getindexrequest()->add_indexes();
+  at_time->set_type(Index::TIMESTAMP);
+  at_time->set_stream("amount");
+  at_time->set_partition("k");
+  at_time->set_timestamp(5000);
+
+  Message reply = Handle(request);
+
+  ASSERT_EQ(broker_.queries.size(), 3u);
+  EXPECT_EQ(broker_.queries[0].stream, "amount");
+  EXPECT_EQ(broker_.queries[0].key, "k");  // the 32-byte padded form is undone
+  EXPECT_EQ(broker_.queries[0].kind, broker::QueryRequest::Kind::kRange);
+  EXPECT_EQ(broker_.queries[0].offset, 9u);
+  EXPECT_EQ(broker_.queries[0].end, 20u);
+  EXPECT_EQ(broker_.queries[1].kind, broker::QueryRequest::Kind::kLatest);
+  EXPECT_EQ(broker_.queries[2].kind, broker::QueryRequest::Kind::kTimestamp);
+  EXPECT_EQ(broker_.queries[2].timestamp_ms, 5000);
+  EXPECT_EQ(reply.getindexresponse().errors_size(), 0);
+  EXPECT_EQ(reply.getindexresponse().records_size(), 3);
+}
+
+TEST_F(RequestHandlerTest, AnAnswerBecomesARecordWhoseDataIsAnArrowStream) {
+  broker_.query_answer = Answer(R"([{"id":"k","data":5},{"id":"k","data":6}])", 4);
+  Message request = GetIndex(Index::RANGE, "amount", "k");
+  request.mutable_getindexrequest()->mutable_indexes(0)->set_index(4);
+
+  Message reply = Handle(request);
+
+  ASSERT_EQ(reply.getindexresponse().records_size(), 1);
+  const auto& record = reply.getindexresponse().records(0);
+  EXPECT_EQ(record.stream(), "amount");
+  EXPECT_EQ(record.offset(), 4u);
+  EXPECT_EQ(record.count(), 2u);
+  ASSERT_EQ(record.timestamps_size(), 2);
+  EXPECT_EQ(record.timestamps(1), 1000u);
+  auto read = arrow::ipc::ReadStream(
+      Buffer::FromVector(std::vector<uint8_t>(record.data().begin(), record.data().end())));
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  ASSERT_EQ(read->batches.size(), 1u);
+  EXPECT_EQ(read->batches[0].num_rows(), 2);
+  EXPECT_EQ(read->batches[0].column(1).Value<int32_t>(1), 6);
+}
+
+TEST_F(RequestHandlerTest, AMalformedIndexIsRefusedWithoutAskingTheBroker) {
+  Message reply = Handle(GetIndex(Index::OFFSET, "amount", "k"));  // no `index`
+
+  EXPECT_TRUE(broker_.queries.empty());
+  const auto& body = reply.getindexresponse();
+  ASSERT_EQ(body.errors_size(), 1);
+  EXPECT_EQ(body.errors(0), "index 0: stream 'amount': an OFFSET index needs `index`");
+  EXPECT_EQ(body.code(), higgins::wire::INVALID_ARGUMENT);
+}
+
+TEST_F(RequestHandlerTest, ABrokerErrorIsNumberedByItsIndexAndDropsTheOtherRecords) {
+  broker_.query_answer = Status::NotFound("stream 'nope' does not exist");
+  Message request = GetIndex(Index::LATEST, "nope", "k");
+
+  Message reply = Handle(request);
+
+  const auto& body = reply.getindexresponse();
+  EXPECT_EQ(body.records_size(), 0);
+  ASSERT_EQ(body.errors_size(), 1);
+  EXPECT_EQ(body.errors(0), "index 0: stream 'nope' does not exist");
+  EXPECT_EQ(body.code(), higgins::wire::NOT_FOUND);
+}
+
+TEST_F(RequestHandlerTest, ARangeOverTheFrameLimitIsCutToWhatFits) {
+  std::string json = "[";
+  for (int i = 0; i < 4000; ++i) {
+    if (i > 0) json += ",";
+    json += R"({"id":")" + std::string(300, 'x') + R"(","data":)" + std::to_string(i) + "}";
+  }
+  json += "]";
+  broker_.query_answer = Answer(json, 0);
+  Message request = GetIndex(Index::RANGE, "amount", "k");
+  request.mutable_getindexrequest()->mutable_indexes(0)->set_index(0);
+
+  Message reply = Handle(request);  // a 1 MiB limit; the answer is about 1.2 MiB
+
+  const auto& body = reply.getindexresponse();
+  ASSERT_EQ(body.errors_size(), 0) << body.errors(0);
+  ASSERT_EQ(body.records_size(), 1);
+  EXPECT_GT(body.records(0).count(), 0u);
+  EXPECT_LT(body.records(0).count(), 4000u);
+  EXPECT_LE(reply.ByteSizeLong(), 1u << 20);
+}
+
+TEST_F(RequestHandlerTest, ASubscriptionStartIsPassedAsItsTypedKind) {
+  broker_.subscription_id = std::string(16, 'i');
+  Message request;
+  request.set_type(Message::CREATESUBSCRIPTIONREQUEST);
+  request.mutable_createsubscriptionrequest()->set_stream_name("amount");
+  request.mutable_createsubscriptionrequest()->set_offset_type(higgins::wire::FROM_OFFSET);
+  request.mutable_createsubscriptionrequest()->set_offset(12);
+
+  Message reply = Handle(request);
+
+  ASSERT_EQ(broker_.subscriptions_created.size(), 1u);
+  EXPECT_EQ(broker_.subscriptions_created[0].first, "amount");
+  EXPECT_EQ(broker_.subscriptions_created[0].second.kind,
+            subscription::SubscriptionStartKind::kOffset);
+  EXPECT_EQ(broker_.subscriptions_created[0].second.value, 12u);
+  EXPECT_EQ(reply.createsubscriptionresponse().subscription_id(), std::string(16, 'i'));
+}
+
+TEST_F(RequestHandlerTest, AClosedConnectionStopsBeingAConsumer) {
+  {
+    RequestHandler handler(&broker_, 1u << 20);
+    handler.ConnectionClosed(77);
+  }
+  ASSERT_EQ(broker_.removed_consumers.size(), 1u);
+  EXPECT_EQ(broker_.removed_consumers[0], 77u);
+}
+
+}  // namespace
+}  // namespace higgins::server

@@ -1,0 +1,320 @@
+#include "server/subscription_requests.h"
+
+#include <spdlog/spdlog.h>
+
+#include "protocol/partition_name.h"
+#include "server/wire_replies.h"
+
+namespace higgins::server {
+namespace {
+
+using higgins::wire::Message;
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+subscription::SubscriptionStartKind FromProto(higgins::wire::ConsumerOffsetType type) {
+  switch (type) {
+    case higgins::wire::FROM_TIMESTAMP: return subscription::SubscriptionStartKind::kTimestamp;
+    case higgins::wire::FROM_OFFSET: return subscription::SubscriptionStartKind::kOffset;
+    case higgins::wire::CURRENT: return subscription::SubscriptionStartKind::kCurrent;
+    default: return subscription::SubscriptionStartKind::kBeginning;
+  }
+}
+
+higgins::wire::ConsumerOffsetType ToProto(subscription::SubscriptionStartKind kind) {
+  switch (kind) {
+    case subscription::SubscriptionStartKind::kTimestamp: return higgins::wire::FROM_TIMESTAMP;
+    case subscription::SubscriptionStartKind::kOffset: return higgins::wire::FROM_OFFSET;
+    case subscription::SubscriptionStartKind::kCurrent: return higgins::wire::CURRENT;
+    default: return higgins::wire::FROM_BEGINNING;
+  }
+}
+
+void FillSummary(const subscription::SubscriptionReport& report,
+                 higgins::wire::SubscriptionSummary* out) {
+  out->set_subscription_id(report.decl.id);
+  out->set_stream(report.decl.stream);
+  out->set_offset_type(ToProto(report.decl.start));
+  out->set_timeout_ms(report.decl.timeout_ms);
+  out->set_consumers(report.consumers);
+  out->set_unacknowledged(report.unacknowledged);
+  out->set_pending(report.pending);
+  out->set_durable(report.durable);
+}
+
+}  // namespace
+
+Result<std::string> DecodeSubscriptionId(std::string_view wire) {
+  if (wire.size() == 16) return std::string(wire);
+  std::string hex;
+  if (wire.size() == 36) {
+    for (size_t i = 0; i < wire.size(); ++i) {
+      const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+      if (dash != (wire[i] == '-')) {
+        hex.clear();
+        break;
+      }
+      if (!dash) hex.push_back(wire[i]);
+    }
+  } else if (wire.size() == 32) {
+    hex = std::string(wire);
+  }
+  std::string id;
+  if (hex.size() == 32) {
+    for (size_t i = 0; i < 32; i += 2) {
+      const int hi = HexValue(hex[i]);
+      const int lo = HexValue(hex[i + 1]);
+      if (hi < 0 || lo < 0) {
+        id.clear();
+        break;
+      }
+      id.push_back(static_cast<char>(hi * 16 + lo));
+    }
+  }
+  if (id.size() == 16) return id;
+  if (wire.empty()) return Status::InvalidArgument("the subscription id is missing");
+  return Status::InvalidArgument(
+      "a subscription id is 16 bytes, or a UUID in text (8-4-4-4-12 hex digits); got " +
+      std::to_string(wire.size()) + " bytes");
+}
+
+Message SubscriptionRequests::Create(const Message& request) {
+  Message r = ReplyTo(request, Message::CREATESUBSCRIPTIONRESPONSE);
+  auto* response = r.mutable_createsubscriptionresponse();
+  const auto& body = request.createsubscriptionrequest();
+  if (!higgins::wire::ConsumerOffsetType_IsValid(body.offset_type())) {
+    SetError(response,
+             Status::InvalidArgument("unknown offset_type " + std::to_string(body.offset_type())));
+    return r;
+  }
+  const subscription::SubscriptionStartKind start = FromProto(body.offset_type());
+  uint64_t value = 0;
+  Status missing;
+  if (start == subscription::SubscriptionStartKind::kOffset) {
+    if (!body.has_offset()) missing = Status::InvalidArgument("FROM_OFFSET needs `offset`");
+    value = body.offset();
+  } else if (start == subscription::SubscriptionStartKind::kTimestamp) {
+    if (!body.has_timestamp()) {
+      missing =
+          Status::InvalidArgument("FROM_TIMESTAMP needs `timestamp` (ms since the Unix epoch)");
+    }
+    value = body.timestamp();
+  }
+  if (!missing.ok()) {
+    SetError(response, missing);
+    return r;
+  }
+  auto id = broker_->CreateSubscription(body.stream_name(), broker::SubscriptionStart{start, value},
+                                        body.timeout_ms());
+  if (!id.ok()) {
+    SetError(response, id.status());
+    return r;
+  }
+  response->set_subscription_id(*id);
+  return r;
+}
+
+Result<std::vector<Message>> SubscriptionRequests::PushMessages(
+    const subscription::SubscriptionPush& push, size_t max_bytes) {
+  Message m;
+  m.set_type(Message::TAKERECORDSRESPONSE);
+  auto* body = m.mutable_takerecordsresponse();
+  body->set_push(true);
+  body->set_subscription_id(push.subscription_id);
+  if (!push.ended.ok()) {
+    SetError(body, push.ended);
+    return std::vector<Message>{std::move(m)};
+  }
+  const stream::QueryRows& rows = push.records.rows;
+  HIGGINS_ASSIGN_OR_RETURN(std::string data, EncodeIpc(rows.batch.schema(), &rows.batch));
+  higgins::wire::Record* record = body->add_records();
+  const auto& window = push.records.window;
+  FillRecord(record, std::move(data), push.stream, push.key, push.records.offset, rows,
+             window ? &*window : nullptr);
+  record->set_redelivered(push.redelivered);
+  if (m.ByteSizeLong() <= max_bytes) return std::vector<Message>{std::move(m)};
+  const int64_t n = rows.batch.num_rows();
+  if (n <= 1 || push.records.window) {
+    return Status::ResourceExhausted(
+        "a push of " + std::to_string(n) + " record(s) of partition '" + push.key + "' at offset " +
+        std::to_string(push.records.offset) + " takes " + std::to_string(m.ByteSizeLong()) +
+        " bytes, more than the frame limit of " + std::to_string(max_bytes));
+  }
+  // Two halves, each split again if need be: consecutive offsets, in order.
+  std::vector<Message> out;
+  const int64_t half = n / 2;
+  for (auto [from, length] : {std::pair<int64_t, int64_t>{0, half}, {half, n - half}}) {
+    subscription::SubscriptionPush part;
+    part.subscription_id = push.subscription_id;
+    part.stream = push.stream;
+    part.key = push.key;
+    part.redelivered = push.redelivered;
+    part.records.rows.batch = rows.batch.Slice(from, length);
+    part.records.rows.first_offset = rows.first_offset + static_cast<uint64_t>(from);
+    part.records.rows.timestamps_ms.assign(rows.timestamps_ms.begin() + from,
+                                           rows.timestamps_ms.begin() + from + length);
+    part.records.offset = push.records.offset + static_cast<uint64_t>(from);
+    HIGGINS_ASSIGN_OR_RETURN(auto messages, PushMessages(part, max_bytes));
+    for (Message& message : messages) out.push_back(std::move(message));
+  }
+  return out;
+}
+
+Message SubscriptionRequests::Take(const Message& request, const Connection* connection) {
+  Message r = ReplyTo(request, Message::TAKERECORDSRESPONSE);
+  auto* response = r.mutable_takerecordsresponse();
+  const auto& body = request.takerecordsrequest();
+  auto id = DecodeSubscriptionId(body.subscription_id());
+  if (!id.ok()) {
+    SetError(response, id.status());
+    return r;
+  }
+  response->set_subscription_id(*id);
+  if (connection == nullptr || !connection->push) {
+    SetError(response, Status::NotSupported("takes need a connection to push records on"));
+    return r;
+  }
+  auto push = connection->push;
+  subscription::PushSink sink;
+  sink.ready = connection->ready;
+  sink.push = [push, max_bytes = max_push_bytes_](subscription::SubscriptionPush p) {
+    auto messages = PushMessages(p, max_bytes);
+    if (!messages.ok()) {
+      // Stays in flight: pushed again after the visibility timeout.
+      spdlog::warn("subscription {}: cannot push records of '{}': {}",
+                   subscription::SubscriptionManager::IdText(p.subscription_id), p.key,
+                   messages.status().ToString());
+      return;
+    }
+    for (Message& message : *messages) push(std::move(message));
+  };
+  auto demand = broker_->Take(*id, body.stream_name(), connection->id, body.n(), std::move(sink));
+  if (!demand.ok()) {
+    SetError(response, demand.status());
+    return r;
+  }
+  response->set_demand(*demand);
+  return r;
+}
+
+void SubscriptionRequests::Acknowledge(const Message& request, Reply reply) {
+  const auto& body = request.acknowledgerequest();
+  Message r = ReplyTo(request, Message::ACKNOWLEDGERESPONSE);
+  auto* response = r.mutable_acknowledgeresponse();
+  response->set_stream(body.stream());
+  response->set_subscription_id(body.subscription_id());
+  auto fail = [](Message r, const Status& s, const std::vector<subscription::OffsetRange>& failed) {
+    auto* response = r.mutable_acknowledgeresponse();
+    response->set_error(protocol::EscapeInvalidUtf8(s.message()));
+    response->set_code(protocol::ToErrorCode(s.code()));
+    for (const subscription::OffsetRange& range : failed) {
+      auto* offset = response->add_failed_offsets();
+      offset->set_key(protocol::EncodePartitionName(range.key));
+      offset->mutable_range()->set_start(range.start);
+      offset->mutable_range()->set_end(range.end - 1);
+    }
+    return r;
+  };
+  auto id = DecodeSubscriptionId(body.subscription_id());
+  if (!id.ok()) return reply(fail(std::move(r), id.status(), {}));
+  std::vector<subscription::OffsetRange> ranges;
+  std::string errors;
+  for (int i = 0; i < body.offsets_size(); ++i) {
+    const auto& offset = body.offsets(i);
+    auto key = protocol::DecodePartitionName(offset.key());
+    if (!key.ok()) {
+      errors += "offsets " + std::to_string(i) + ": " + key.status().message() + "\n";
+      continue;
+    }
+    // On the wire both ends are included (the prototype acknowledged offset o as {o, o}).
+    const uint64_t start = offset.range().start();
+    const uint64_t end = offset.range().end();
+    if (end < start || end == UINT64_MAX) {
+      errors += "offsets " + std::to_string(i) + ": the range " + std::to_string(start) + " to " +
+                std::to_string(end) +
+                (end < start ? " ends before it starts" : " reaches past the largest offset") +
+                " (both ends are included: {o, o} acknowledges offset o)\n";
+      continue;
+    }
+    ranges.push_back({*key, start, end + 1});
+  }
+  if (!errors.empty()) {
+    errors.pop_back();
+    return reply(fail(std::move(r), Status::InvalidArgument(errors), {}));
+  }
+  if (ranges.empty()) {
+    return reply(fail(std::move(r), Status::InvalidArgument("no offsets to acknowledge"), {}));
+  }
+  broker_->Acknowledge(*id, body.stream(), std::move(ranges),
+                       [r = std::move(r), reply, fail](
+                           Status s, std::vector<subscription::OffsetRange> failed) mutable {
+                         if (!s.ok()) return reply(fail(std::move(r), s, failed));
+                         reply(std::move(r));
+                       });
+}
+
+Message SubscriptionRequests::Get(const Message& request) {
+  Message r = ReplyTo(request, Message::GETSUBSCRIPTIONRESPONSE);
+  auto* response = r.mutable_getsubscriptionresponse();
+  const auto& body = request.getsubscriptionrequest();
+  if (body.subscription_id().empty()) {
+    auto reports = broker_->ListSubscriptions(body.stream());
+    if (!reports.ok()) {
+      SetError(response, reports.status());
+      return r;
+    }
+    for (const subscription::SubscriptionReport& report : *reports) {
+      FillSummary(report, response->add_subscriptions());
+    }
+    return r;
+  }
+  auto id = DecodeSubscriptionId(body.subscription_id());
+  if (!id.ok()) {
+    SetError(response, id.status());
+    return r;
+  }
+  auto report = broker_->GetSubscription(*id, body.stream());
+  if (!report.ok()) {
+    SetError(response, report.status());
+    return r;
+  }
+  response->set_stream(report->decl.stream);
+  response->set_subscription_id(report->decl.id);
+  FillSummary(*report, response->mutable_summary());
+  response->set_partitions_truncated(report->partitions_truncated);
+  for (const auto& p : report->partitions) {
+    auto* offset = response->add_offsets();
+    offset->set_key(protocol::EncodePartitionName(p.key));
+    offset->set_last_completed_offset(p.watermark > 0 ? p.watermark - 1 : 0);
+    offset->set_max_offset(p.count > 0 ? p.count - 1 : 0);
+    offset->set_watermark(p.watermark);
+    offset->set_count(p.count);
+    offset->set_next_offset(p.next);
+    offset->set_unacknowledged(p.unacknowledged);
+    offset->set_acknowledged_above(p.acknowledged_above);
+  }
+  for (const auto& c : report->consumer_list) {
+    auto* client = response->add_client_counts();
+    client->set_client_id(c.id);
+    client->set_count(c.demand);
+    client->set_in_flight(c.in_flight);
+  }
+  return r;
+}
+
+Message SubscriptionRequests::Delete(const Message& request) {
+  Message r = ReplyTo(request, Message::DELETESUBSCRIPTIONRESPONSE);
+  auto* response = r.mutable_deletesubscriptionresponse();
+  const auto& body = request.deletesubscriptionrequest();
+  auto id = DecodeSubscriptionId(body.subscription_id());
+  Status s = id.ok() ? broker_->DeleteSubscription(*id, body.stream()) : id.status();
+  if (!s.ok()) SetError(response, s);
+  return r;
+}
+
+}  // namespace higgins::server

@@ -1,0 +1,234 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "higgins/result.h"
+#include "stream/stream_index.h"
+#include "stream/stream_log.h"
+#include "subscription/subscription_log.h"
+#include "subscription/subscription_state.h"
+
+namespace higgins::subscription {
+
+/// What a window of a window stream covers (window_view.h's WindowRows without its members).
+struct WindowBoundsInfo {
+  bool closed = false;
+  bool by_time = false;
+  uint64_t start = 0;
+  uint64_t end = 0;
+};
+
+/// Records read for a push: consecutive records of one partition from `offset`, or one window
+/// (`offset` is its number, `rows` its members, `window` its bounds).
+struct SourceRecords {
+  stream::QueryRows rows;
+  uint64_t offset = 0;
+  std::optional<WindowBoundsInfo> window;
+};
+
+/// What a subscription reads: one stream's partitions and records (or a window stream's closed
+/// windows). Thread-safe.
+class SubscriptionSource {
+ public:
+  virtual ~SubscriptionSource() = default;
+  /// What can be pushed of partition `key`: [0, Count(key)) (0 when it has nothing).
+  virtual uint64_t Count(std::string_view key) const = 0;
+  /// Every partition with its count, in key order.
+  virtual std::vector<stream::PartitionCount> Partitions() const = 0;
+  /// Offsets [from, to) of `key`, all below Count(key); at most MaxPerRead() of them.
+  virtual Result<SourceRecords> Read(std::string_view key, uint64_t from, uint64_t to) const = 0;
+  /// Most offsets one Read returns.
+  virtual uint64_t MaxPerRead() const { return UINT64_MAX; }
+  /// The first offset of `key` committed at or after `timestamp_ms`; Count(key) when none is.
+  virtual uint64_t FirstAtOrAfter(std::string_view key, int64_t timestamp_ms) const = 0;
+};
+
+/// A StreamLog as a SubscriptionSource.
+std::shared_ptr<SubscriptionSource> MakeStreamSource(std::shared_ptr<stream::StreamLog> log);
+/// The closed windows of a count window over `base` (window w is offset w; it is pushed once
+/// closed, i.e. once the base partition holds w·S + I records). A timestamp start begins at the
+/// first window starting at or after the base's first record at or after the timestamp.
+std::shared_ptr<SubscriptionSource> MakeCountWindowSource(std::shared_ptr<stream::StreamLog> base,
+                                                          uint64_t interval, uint64_t slide,
+                                                          uint64_t max_records);
+
+/// Records pushed to a consumer.
+struct SubscriptionPush {
+  std::string subscription_id;  // 16 bytes
+  std::string stream;
+  std::string key;
+  SourceRecords records;
+  bool redelivered = false;
+  /// Not OK for the last push of a subscription that ended (it or its stream was deleted):
+  /// no records, the reason instead.
+  Status ended;
+};
+/// A consumer's connection, as the delivery thread sees it.
+struct PushSink {
+  /// Sends a push; called on the delivery thread, must not block.
+  std::function<void(SubscriptionPush)> push;
+  /// Whether the connection takes more pushes now (its unsent backlog is under its limit);
+  /// null: always. A consumer that is not ready gets nothing until ConsumerReady.
+  std::function<bool()> ready;
+};
+
+/// A subscription as reported by Get and List.
+struct SubscriptionReport {
+  SubscriptionDecl decl;
+  bool durable = false;
+  uint64_t consumers = 0;
+  uint64_t unacknowledged = 0;
+  uint64_t pending = 0;
+  std::vector<SubscriptionState::PartitionStats> partitions;  // Get only
+  bool partitions_truncated = false;
+  std::vector<SubscriptionState::ConsumerStats> consumer_list;  // Get only
+};
+
+/// Every subscription of the broker (docs/architecture.md, "Subscriptions"; docs/protocol.md,
+/// "Subscriptions"): creates them, keeps their durable logs (`<dir>/<id hex>.log`, for streams on
+/// durable storage), learns of commits, and pushes records to consumers with demand from one
+/// delivery thread, which also expires visibility timeouts. Acknowledgements are made durable by
+/// one sync thread, which fsyncs each log once for every acknowledgement written before (group
+/// sync).
+///
+/// Thread-safety: every method may be called from any thread.
+class SubscriptionManager {
+ public:
+  using Clock = SubscriptionState::Clock;
+  struct Options {
+    /// Folder of the subscription logs.
+    std::string dir;
+    size_t max_subscriptions = 1'000;
+    /// A consumer's demand is capped here (a take beyond it saturates).
+    uint64_t max_demand = 1'000'000;
+    /// Most records in one push (one partition's consecutive records).
+    uint64_t max_push_records = 1000;
+    std::chrono::milliseconds default_timeout{30'000};
+    std::chrono::milliseconds max_timeout{86'400'000};
+    /// Most partitions reported by Get.
+    size_t max_listed_partitions = 10'000;
+  };
+
+  explicit SubscriptionManager(Options options);
+  ~SubscriptionManager();  // Stop()
+  /// Starts the delivery and sync threads.
+  void Start();
+  /// Stops the threads; acknowledgements waiting for their sync fail. Idempotent.
+  void Stop();
+
+  /// The stream a subscription reads: its source, its id, and whether it is durable.
+  struct StreamRef {
+    std::shared_ptr<SubscriptionSource> source;
+    uint64_t stream_id = 0;
+    bool durable = false;
+    /// The stream whose commits change what the source holds: the stream itself, or a window
+    /// stream's base.
+    std::string follows;
+    /// Acknowledgements are fsynced before they are answered (the storage's `fsync` option:
+    /// without it, they are as durable as the records, written to the operating system).
+    bool sync = true;
+  };
+  /// `stream`'s current StreamRef, or nullopt when it no longer exists.
+  using Resolver = std::function<std::optional<StreamRef>(const std::string& stream)>;
+  /// Reopens every subscription log in the folder; logs of streams that no longer exist (or
+  /// were created again since) are removed. Errors: IOError, Corruption of a log.
+  Status Restore(const Resolver& resolve);
+
+  /// Creates a subscription and returns its id (16 bytes). `value`: the offset or timestamp
+  /// for kOffset and kTimestamp. `timeout_ms` 0 takes the default. Errors: InvalidArgument (a
+  /// timeout over the maximum), ResourceExhausted (too many subscriptions), IOError.
+  Result<std::string> Create(const std::string& stream, const StreamRef& ref,
+                             SubscriptionStartKind start, uint64_t value, uint64_t timeout_ms);
+  /// Adds `n` to `consumer`'s demand (the consumer's pushes go to `sink`); returns the demand.
+  /// `stream` empty or the subscription's. Errors: NotFound.
+  Result<uint64_t> Take(std::string_view id, std::string_view stream, uint64_t consumer, uint64_t n,
+                        PushSink sink);
+  /// Acknowledges `ranges` (SubscriptionState::Acknowledge) and calls `done` once durable (on
+  /// this thread or the sync thread). Errors: NotFound, InvalidArgument (`failed` lists the
+  /// ranges), IOError.
+  void Acknowledge(std::string_view id, std::string_view stream, std::vector<OffsetRange> ranges,
+                   std::function<void(Status, std::vector<OffsetRange> failed)> done);
+  Result<SubscriptionReport> Get(std::string_view id, std::string_view stream) const;
+  /// Subscriptions of `stream` (every one when empty), without partitions and consumers.
+  std::vector<SubscriptionReport> List(std::string_view stream) const;
+  /// Errors: NotFound; IOError removing the log (the subscription is gone regardless).
+  Status Delete(std::string_view id, std::string_view stream);
+  /// The stream was deleted: so are its subscriptions.
+  void DropStream(std::string_view stream);
+  /// A consumer's connection closed: its demand goes, its records in flight are pushed again.
+  void RemoveConsumer(uint64_t consumer);
+  /// A consumer's connection that was not ready (PushSink::ready) has room again.
+  void ConsumerReady(uint64_t consumer);
+  /// Records of `keys` were committed to `stream` (StreamLog's commit listener). Quick.
+  void OnCommit(const std::string& stream, const std::vector<std::string_view>& keys);
+
+  /// The id as text: 8-4-4-4-12 lower-case hex.
+  static std::string IdText(std::string_view id);
+
+ private:
+  struct Subscription {
+    SubscriptionDecl decl;
+    StreamRef ref;
+    std::unique_ptr<SubscriptionLog> log;  // null when not durable
+    SubscriptionState state;
+    std::map<std::string, uint64_t, std::less<>> start_offsets;  // decl.start_offsets
+    std::map<uint64_t, PushSink> sinks;
+    bool queued = false;               // in work_
+    std::atomic<bool> deleted{false};  // set under mu_; read by the delivery thread without it
+    explicit Subscription(std::chrono::milliseconds timeout) : state(timeout) {}
+  };
+  using SubPtr = std::shared_ptr<Subscription>;
+
+  Result<SubPtr> Find(std::string_view id, std::string_view stream) const;  // under mu_
+  uint64_t StartOf(const Subscription& sub, std::string_view key) const;
+  void AddPartitions(Subscription& sub);  // every partition of the source, with its count
+  void Schedule(const SubPtr& sub);       // under mu_
+  void Forget(const SubPtr& sub);         // under mu_: removes from the maps
+  /// Tells the consumers of a forgotten subscription that it ended (delivery thread).
+  static void TellEnded(Subscription& sub, const Status& why);
+  void DeliveryLoop();
+  void SyncLoop();
+  static SubscriptionReport Report(const Subscription& sub, bool detailed, size_t limit);
+
+  const Options options_;
+  mutable std::mutex mu_;
+  std::condition_variable work_cv_;
+  std::map<std::string, SubPtr, std::less<>> subscriptions_;  // by id
+  std::map<std::string, std::vector<SubPtr>, std::less<>> by_stream_;
+  std::map<std::string, std::vector<SubPtr>, std::less<>> by_follows_;  // StreamRef::follows
+  std::deque<SubPtr> work_;
+  /// Subscriptions deleted whose consumers the delivery thread must tell (after the pushes it
+  /// is making, so that nothing follows the news).
+  std::vector<std::pair<SubPtr, Status>> ended_;
+  std::optional<Clock::time_point> next_expiry_;
+  bool stopping_ = false;
+
+  struct SyncRequest {
+    SubPtr sub;
+    uint64_t position = 0;
+    std::function<void(Status, std::vector<OffsetRange>)> done;
+  };
+  std::mutex sync_mu_;
+  std::condition_variable sync_cv_;
+  std::deque<SyncRequest> sync_queue_;
+  bool sync_stopping_ = false;
+
+  std::thread delivery_;
+  std::thread syncer_;
+  bool started_ = false;
+};
+
+}  // namespace higgins::subscription
