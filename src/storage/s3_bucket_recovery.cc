@@ -105,6 +105,7 @@ Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(std::shared_ptr<S3Share
                                       shared->options.segment_bytes, durable_sequence, remote_end));
   const auto now = std::chrono::steady_clock::now();
   uint64_t pending = 0;
+  uint64_t newest_end = 0;  // where the last local entry ends in its segment file
   for (const EntryInfo& local : core->wal_->entries()) {
     const uint64_t base = local.location.segment;
     Segment& segment = core->segments_[base];
@@ -116,20 +117,32 @@ Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(std::shared_ptr<S3Share
     segment.entries += 1;
     segment.local_bytes += local.location.size;
     pending += local.location.size;
+    newest_end = local.location.position + local.location.size;
     Entry entry;
     entry.info = local;
     entry.info.location = {base, local.base_sequence, local.row_count};
     entry.local = local.location;
     core->entries_.push_back(entry);
   }
-  // Every local segment but the newest is complete; the newest is appended to again.
+  // Every local segment but the newest is complete. The newest is appended to again unless it
+  // is full by Append's measure: then the process before sealed it (its upload may have been
+  // under way), and it is sealed again here, or it would wait for the next append or for
+  // segment_max_age, counted from now.
   for (auto it = core->segments_.begin(); it != core->segments_.end(); ++it) {
     if (it->second.remote) continue;
-    if (std::next(it) == core->segments_.end()) {
+    if (std::next(it) != core->segments_.end()) {
+      it->second.sealed = true;
+    } else if (newest_end >= shared->options.segment_bytes ||
+               it->second.entries >= shared->options.segment_max_entries) {
+      if (Status rolled = core->wal_->Roll(); !rolled.ok()) {
+        return Status(rolled.code(), where + ": sealing the full local segment " +
+                                         std::to_string(it->first) +
+                                         " failed: " + rolled.message());
+      }
+      it->second.sealed = true;
+    } else {
       core->has_tail_ = true;
       core->tail_base_ = it->first;
-    } else {
-      it->second.sealed = true;
     }
   }
   shared->pending_local_bytes.fetch_add(pending);

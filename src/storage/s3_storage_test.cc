@@ -71,6 +71,8 @@ class S3StorageTest : public ::testing::Test {
         listed->begin(), listed->end(), [](const auto& o) { return o.key.ends_with(".arrow"); }));
   }
 
+  void ReopenAfterSealingWithoutUploading(S3StorageOptions options, int count, size_t objects);
+
   TempDir dir_;
   std::shared_ptr<s3::MemoryObjectStore> store_ = std::make_shared<s3::MemoryObjectStore>();
 };
@@ -241,6 +243,47 @@ TEST_F(S3StorageTest, ASegmentOlderThanTheMaximumAgeIsUploaded) {
   ASSERT_TRUE(log.ok());
   AppendEntries(**log, 2);
   EXPECT_TRUE(WaitFor([&] { return ObjectCount() == 1; }));
+}
+
+/// Appends `count` entries while the store fails (nothing is uploaded), then drops the storage
+/// as a crash would, and reopens it with the store working: every sealed segment, the last one
+/// included, must go up without another append (the maximum age is an hour).
+void S3StorageTest::ReopenAfterSealingWithoutUploading(S3StorageOptions options, int count,
+                                                       size_t objects) {
+  {
+    auto storage = Make(options);
+    auto log = storage->OpenBucket(11, 0, RecordSchema(), 0);
+    ASSERT_TRUE(log.ok());
+    store_->set_failing(true);
+    AppendEntries(**log, count);
+    ASSERT_TRUE(WaitFor([&] { return GetS3StorageStats(*storage).failed_uploads >= 1; }));
+  }
+  store_->set_failing(false);
+  ASSERT_EQ(ObjectCount(), 0u);
+  auto storage = Make(options);
+  auto log = storage->OpenBucket(11, 0, RecordSchema(), 10 * static_cast<uint64_t>(count));
+  ASSERT_TRUE(log.ok()) << log.status().ToString();
+  EXPECT_TRUE(WaitFor([&] { return ObjectCount() == objects; }, std::chrono::milliseconds(3000)))
+      << ObjectCount() << " objects";
+  EXPECT_TRUE(WaitFor([&] { return GetS3StorageStats(*storage).pending_local_bytes == 0; }));
+  // Appending goes on in a new segment after the recovered ones.
+  auto more = (*log)->Append(RecordBatchOf(10, 10 * count), 5000);
+  ASSERT_TRUE(more.ok()) << more.status().ToString();
+  EXPECT_EQ(more->base_sequence, 10u * count);
+  EXPECT_EQ(more->location.segment, 10u * count);
+}
+
+TEST_F(S3StorageTest, ANewestLocalSegmentSealedBySizeBeforeACrashIsUploadedOnReopen) {
+  S3StorageOptions options = SmallSegments();
+  options.segment_bytes = 1;  // every entry fills its segment
+  ReopenAfterSealingWithoutUploading(options, 3, 3);
+}
+
+TEST_F(S3StorageTest, ANewestLocalSegmentSealedByEntryCountBeforeACrashIsUploadedOnReopen) {
+  S3StorageOptions options = SmallSegments();
+  options.segment_bytes = 1 << 20;
+  options.segment_max_entries = 2;
+  ReopenAfterSealingWithoutUploading(options, 4, 2);
 }
 
 TEST_F(S3StorageTest, ObjectsWithAGapRefuseToOpen) {
