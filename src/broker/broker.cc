@@ -15,14 +15,6 @@
 namespace higgins::broker {
 namespace {
 
-/// Whether streams on storage `name` sync before acknowledging: the `fsync` option, on unless
-/// "false".
-bool StorageSyncs(const config::Topography& topography, const std::string& name) {
-  const auto& options = topography.FindStorage(name)->options;
-  auto fsync = options.find("fsync");
-  return fsync == options.end() || fsync->second != "false";
-}
-
 namespace fs = std::filesystem;
 
 constexpr char kTopographyFile[] = "topography.toml";
@@ -131,12 +123,12 @@ void Broker::Shutdown() {
   if (derived_) derived_->Stop();
   committer_.Stop();
   std::unique_lock lock(mu_);
-  for (const auto* map : {&streams_, &errors_streams_}) {
-    for (auto& [name, stream] : *map) {
-      Status s = stream->FlushIndex(true);
-      if (!s.ok()) spdlog::warn("stream '{}': index flush failed: {}", name, s.ToString());
-    }
-  }
+  auto flush = [](const std::string& name, stream::StreamLog& stream) {
+    Status s = stream.FlushIndex(true);
+    if (!s.ok()) spdlog::warn("stream '{}': index flush failed: {}", name, s.ToString());
+  };
+  for (auto& [name, stream] : streams_) flush(name, *stream);
+  for (auto& [name, errors] : errors_streams_) flush(name, *errors.log);
 }
 
 Status Broker::Restore() {
@@ -188,7 +180,7 @@ Result<std::shared_ptr<stream::StreamLog>> Broker::OpenStream(const config::Topo
     options.cache_bytes = options_.entry_cache_bytes;
   }
   options.max_records_per_request = options_.max_records_per_request;
-  options.sync = StorageSyncs(topography, decl.storage);
+  options.sync = topography.FindStorage(decl.storage)->syncs();
   HIGGINS_ASSIGN_OR_RETURN(auto log, stream::StreamLog::Open(std::move(options)));
   ListenToCommits(*log);
   return std::shared_ptr<stream::StreamLog>(std::move(log));
@@ -209,21 +201,15 @@ Status Broker::StartJoin(const config::StreamDecl& decl,
   const arrow::Schema& schema = *derived->schema();
   for (size_t f = 0; f < schema.num_fields(); ++f) {
     derived::JoinStream::Source& source = options.sources.emplace_back();
-    for (const auto& [out, from] : decl.map) {
-      if (out != schema.field(f).name) continue;
-      // "participant.field": the longest participant name the value starts with (names may
-      // hold '.'), as the topography checked.
-      size_t best = 0;
-      for (size_t p = 0; p < inputs.size(); ++p) {
-        if (from.size() > inputs[p].size() && from.compare(0, inputs[p].size(), inputs[p]) == 0 &&
-            from[inputs[p].size()] == '.' && inputs[p].size() >= best) {
-          best = inputs[p].size();
-          source.participant = p;
-        }
+    for (const config::JoinField& entry : decl.map) {
+      if (entry.out != schema.field(f).name) continue;
+      const auto participant = std::find(inputs.begin(), inputs.end(), entry.participant);
+      if (participant == inputs.end()) {
+        return Status::Internal("join map '" + entry.out + "' names no participant");
       }
-      const auto field = options.participants[source.participant]->schema()->FieldIndex(
-          from.substr(inputs[source.participant].size() + 1));
-      if (!field) return Status::Internal("join map '" + out + "' names no field");
+      source.participant = static_cast<size_t>(participant - inputs.begin());
+      const auto field = options.participants[source.participant]->schema()->FieldIndex(entry.field);
+      if (!field) return Status::Internal("join map '" + entry.out + "' names no field");
       source.field = static_cast<int>(*field);
     }
   }
@@ -269,7 +255,7 @@ Status Broker::StartProcessor(const config::Topography& topography, const config
   {
     std::shared_lock lock(mu_);
     if (auto it = errors_streams_.find(errors_name); it != errors_streams_.end()) {
-      errors = it->second;
+      errors = it->second.log;
     }
   }
   if (!errors) {
@@ -283,12 +269,12 @@ Status Broker::StartProcessor(const config::Topography& topography, const config
     if (storage->durable()) {
       options.index_dir = options_.dir + "/index/" + std::to_string(options.id);
     }
-    options.sync = StorageSyncs(topography, decl.storage);
+    options.sync = topography.FindStorage(decl.storage)->syncs();
     HIGGINS_ASSIGN_OR_RETURN(auto log, stream::StreamLog::Open(std::move(options)));
     ListenToCommits(*log);
     errors = std::shared_ptr<stream::StreamLog>(std::move(log));
     std::unique_lock lock(mu_);
-    errors_streams_[errors_name] = errors;
+    errors_streams_[errors_name] = ErrorsStream{decl.name, errors};
   }
   std::shared_ptr<stream::StreamLog> base;
   {
@@ -417,7 +403,7 @@ Status Broker::DeleteConfiguration(std::string_view key) {
     joins_.erase(stream->name());
     auto it = errors_streams_.find(derived::ErrorsStreamName(stream->name()));
     if (it != errors_streams_.end()) {
-      dropped_errors.emplace_back(it->second, storage);
+      dropped_errors.emplace_back(it->second.log, storage);
       errors_streams_.erase(it);
     }
   }
@@ -468,14 +454,9 @@ bool Broker::HasModule(std::string_view name) const { return modules_->Find(name
 
 Result<std::shared_ptr<stream::StreamLog>> Broker::FindStream(std::string_view name) const {
   std::shared_lock lock(mu_);
-  auto it = streams_.find(name);
-  if (it == streams_.end()) {
-    it = errors_streams_.find(name);
-    if (it == errors_streams_.end()) {
-      return Status::NotFound("stream '" + std::string(name) + "' does not exist");
-    }
-  }
-  return it->second;
+  if (auto it = streams_.find(name); it != streams_.end()) return it->second;
+  if (auto it = errors_streams_.find(name); it != errors_streams_.end()) return it->second.log;
+  return Status::NotFound("stream '" + std::string(name) + "' does not exist");
 }
 
 void Broker::Produce(std::string_view stream_name, std::string_view payload,
@@ -550,33 +531,37 @@ std::vector<stream::PartitionCount> Broker::WindowPartitions(const config::Strea
 Result<std::vector<StreamInfo>> Broker::Metadata(std::string_view name) const {
   std::shared_lock lock(mu_);
   std::vector<StreamInfo> out;
-  for (const auto* map : {&streams_, &errors_streams_}) {
-  for (const auto& [stream_name, stream] : *map) {
-    if (!name.empty() && stream_name != name) continue;
+  // `errors_of`: for an errors stream, the map or reduce stream it belongs to.
+  auto describe = [&](const std::string& stream_name, const stream::StreamLog& stream,
+                      const std::string* errors_of) {
+    if (!name.empty() && stream_name != name) return;
     StreamInfo info;
     info.name = stream_name;
-    if (const auto* decl = topography_.FindStream(stream_name)) {
-      info.decl = *decl;
-      info.kind = std::string(config::StreamKindName(decl->kind));
+    if (errors_of == nullptr) {
+      if (const auto* decl = topography_.FindStream(stream_name)) info.decl = *decl;
+      info.kind = std::string(config::StreamKindName(info.decl.kind));
     } else {
-      const auto* derived = topography_.FindStream(
-          std::string_view(stream_name).substr(0, stream_name.size() - sizeof("/errors") + 1));
       info.kind = "errors";
       info.decl.name = stream_name;
-      info.decl.partition_key = stream->partition_key();
-      info.decl.buckets = stream->buckets();
-      if (derived != nullptr) info.decl.storage = derived->storage;
+      info.decl.partition_key = stream.partition_key();
+      info.decl.buckets = stream.buckets();
+      if (const auto* derived = topography_.FindStream(*errors_of)) {
+        info.decl.storage = derived->storage;
+      }
     }
-    info.schema = stream->schema();
+    info.schema = stream.schema();
     if (info.decl.kind == config::StreamKind::kWindow) {
       info.partitions = WindowPartitions(info.decl, &info.partition_count, &info.record_count);
     } else {
-      info.partitions = stream->index().Partitions(options_.max_listed_partitions,
-                                                   &info.partition_count, &info.record_count);
+      info.partitions = stream.index().Partitions(options_.max_listed_partitions,
+                                                  &info.partition_count, &info.record_count);
     }
     info.partitions_truncated = info.partitions.size() < info.partition_count;
     out.push_back(std::move(info));
-  }
+  };
+  for (const auto& [stream_name, stream] : streams_) describe(stream_name, *stream, nullptr);
+  for (const auto& [stream_name, errors] : errors_streams_) {
+    describe(stream_name, *errors.log, &errors.derived);
   }
   if (!name.empty() && out.empty()) {
     return Status::NotFound("stream '" + std::string(name) + "' does not exist");

@@ -215,8 +215,13 @@ class Broker final : public BrokerApi {
   config::Topography topography_;
   std::map<std::string, std::unique_ptr<storage::Storage>, std::less<>> storages_;
   std::map<std::string, std::shared_ptr<stream::StreamLog>, std::less<>> streams_;
-  /// "<derived>/errors" of every map and reduce stream (not in the topography).
-  std::map<std::string, std::shared_ptr<stream::StreamLog>, std::less<>> errors_streams_;
+  /// The errors stream of a map or reduce stream (not in the topography).
+  struct ErrorsStream {
+    std::string derived;  // the map or reduce stream whose UDF failures it records
+    std::shared_ptr<stream::StreamLog> log;
+  };
+  /// By name, "<derived>/errors" (derived::ErrorsStreamName).
+  std::map<std::string, ErrorsStream, std::less<>> errors_streams_;
   /// The processor of every join stream, for read-your-writes waits.
   std::map<std::string, std::shared_ptr<derived::JoinStream>, std::less<>> joins_;
   std::shared_ptr<udf::Engine> engine_;

@@ -4,7 +4,6 @@
 // (configuration.cc), the topography (topography.cc) and its TOML writer (topography_toml.cc).
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,30 +13,10 @@
 
 namespace higgins::config::internal {
 
-/// The TOML type of a storage option's value.
-enum class OptionKind { kString, kInteger, kBool };
-
-/// Smallest `segment_bytes` of a file or s3 storage.
-inline constexpr int64_t kMinSegmentBytes = 4096;
-
-struct StorageOption {
-  std::string_view key;
-  OptionKind kind;
-  /// Smallest value of an integer option.
-  int64_t min = 0;
-};
-
-/// Options whose values are never shown to clients or written to logs (s3 credentials).
-inline bool IsCredentialOption(std::string_view key) {
-  return key == "aws_access_key_id" || key == "aws_secret_access_key";
-}
-
-/// "memory", "file" or "s3".
-bool IsStorageType(std::string_view type);
-/// The keys a storage type takes besides `type` (empty for an unknown type).
-std::span<const StorageOption> StorageOptions(std::string_view type);
-/// The option `key` of storage type `type`, or nullptr.
-const StorageOption* FindStorageOption(std::string_view type, std::string_view key);
+/// `text` in single quotes, as messages name things: 'x'.
+std::string Quoted(std::string_view text);
+/// Names quoted and separated by ", ": 'a', 'b'.
+std::string QuotedList(const std::vector<std::string>& names);
 
 /// Storage, schema and stream names: 1..255 bytes of [A-Za-z0-9_.-].
 bool IsValidName(std::string_view name);
@@ -55,7 +34,7 @@ std::string TomlString(std::string_view value);
 /// A window as its TOML inline table, e.g. `{ type = "time", interval = "10s" }`.
 std::string WindowToToml(const WindowSpec& window);
 /// A join map as its TOML inline table, e.g. `{ out = "a.x", b = "b.y" }`.
-std::string MapToToml(const std::vector<std::pair<std::string, std::string>>& map);
+std::string MapToToml(const std::vector<JoinField>& map);
 /// A list of names as a TOML array, e.g. `["a", "b"]`.
 std::string JoinToToml(const std::vector<std::string>& names);
 

@@ -7,49 +7,23 @@
 #include <optional>
 
 #include "config/config_internal.h"
+#include "config/storage_options.h"
 #include "config/toml_internal.h"
 
 namespace higgins::config {
 namespace internal {
-namespace {
 
-constexpr std::array<StorageOption, 2> kFileOptions = {{
-    {"segment_bytes", OptionKind::kInteger, kMinSegmentBytes},
-    {"fsync", OptionKind::kBool},
-}};
-constexpr std::array<StorageOption, 13> kS3Options = {{
-    {"aws_access_key_id", OptionKind::kString},
-    {"aws_secret_access_key", OptionKind::kString},
-    {"aws_region", OptionKind::kString},
-    {"aws_endpoint", OptionKind::kString},
-    {"bucket", OptionKind::kString},
-    {"prefix", OptionKind::kString},
-    {"path_style", OptionKind::kBool},
-    {"segment_bytes", OptionKind::kInteger, kMinSegmentBytes},
-    {"segment_max_age_ms", OptionKind::kInteger, 1},
-    {"local_limit_bytes", OptionKind::kInteger, 1},
-    {"ack_after_upload", OptionKind::kBool},
-    {"read_cache_bytes", OptionKind::kInteger, 0},
-    {"multipart_threshold_bytes", OptionKind::kInteger, 5 << 20},
-}};
-
-}  // namespace
-
-bool IsStorageType(std::string_view type) {
-  return type == "memory" || type == "file" || type == "s3";
+std::string Quoted(std::string_view text) {
+  return "'" + std::string(text) + "'";
 }
 
-std::span<const StorageOption> StorageOptions(std::string_view type) {
-  if (type == "file") return kFileOptions;
-  if (type == "s3") return kS3Options;
-  return {};
-}
-
-const StorageOption* FindStorageOption(std::string_view type, std::string_view key) {
-  for (const StorageOption& option : StorageOptions(type)) {
-    if (option.key == key) return &option;
+std::string QuotedList(const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& name : names) {
+    if (!list.empty()) list += ", ";
+    list += Quoted(name);
   }
-  return nullptr;
+  return list;
 }
 
 bool IsValidName(std::string_view name) {
@@ -86,9 +60,8 @@ using internal::InFileOrder;
 using internal::Problems;
 using internal::ReadWindow;
 
-std::string Quoted(std::string_view text) {
-  return "'" + std::string(text) + "'";
-}
+using internal::Quoted;
+using internal::QuotedList;
 
 /// The blocks of top-level table `section` ("storage", "schema", "streams") in file order,
 /// each checked to be a table with a valid name; nullptr table for those that are not.
@@ -139,19 +112,19 @@ void CheckTopLevel(const toml::table& root, bool allow_topography, Problems* pro
 
 // ---- storages --------------------------------------------------------------------------------
 
-std::string StorageKeysOf(std::string_view type) {
+std::string StorageKeysOf(StorageKind kind) {
   std::string keys = "type";
-  for (const internal::StorageOption& option : internal::StorageOptions(type)) {
+  for (const internal::StorageOption& option : internal::StorageOptions(kind)) {
     keys += ", ";
     keys += option.key;
   }
   return keys;
 }
 
-/// An option's value rendered as StorageDecl::options keeps it; nullopt after a problem.
-std::optional<std::string> StorageValue(const internal::StorageOption& option,
-                                        const toml::node& node, const std::string& where,
-                                        Problems* problems) {
+/// An option's TOML value checked against its kind and bounds; nullopt after a problem.
+std::optional<internal::OptionValue> StorageValue(const internal::StorageOption& option,
+                                                  const toml::node& node, const std::string& where,
+                                                  Problems* problems) {
   const std::string key = Quoted(option.key);
   switch (option.kind) {
     case internal::OptionKind::kString:
@@ -159,17 +132,15 @@ std::optional<std::string> StorageValue(const internal::StorageOption& option,
       problems->Add(node, where, key + " must be a string");
       return std::nullopt;
     case internal::OptionKind::kBool:
-      if (const auto* flag = node.as_boolean()) return flag->get() ? "true" : "false";
+      if (const auto* flag = node.as_boolean()) return flag->get();
       problems->Add(node, where, key + " must be true or false");
       return std::nullopt;
     case internal::OptionKind::kInteger: {
       const auto* number = node.as_integer();
-      if (number != nullptr && number->get() >= option.min) {
-        return std::to_string(number->get());
+      if (number != nullptr && internal::IntegerInRange(option, number->get())) {
+        return static_cast<uint64_t>(number->get());
       }
-      problems->Add(node, where,
-                    key + " must be an integer of at least " + std::to_string(option.min) +
-                        Got(node));
+      problems->Add(node, where, key + " must be " + internal::IntegerRule(option) + Got(node));
       return std::nullopt;
     }
   }
@@ -184,26 +155,30 @@ std::optional<StorageDecl> ReadStorage(const Block& block, Problems* problems) {
     return std::nullopt;
   }
   const auto* type = type_node->as_string();
-  if (type == nullptr || !internal::IsStorageType(type->get())) {
+  const std::optional<StorageKind> kind =
+      type != nullptr ? internal::ParseStorageKind(type->get()) : std::nullopt;
+  if (!kind) {
     problems->Add(*type_node, block.where,
                   "'type' must be \"memory\", \"file\" or \"s3\"" + Got(*type_node));
     return std::nullopt;
   }
-  StorageDecl decl{block.name, type->get(), {}};
+  StorageDecl decl = internal::EmptyStorageDecl(block.name, *kind);
   bool ok = true;
   for (const Entry& entry : InFileOrder(table)) {
     if (entry.key == "type") continue;
-    const internal::StorageOption* option = internal::FindStorageOption(decl.type, entry.key);
+    const internal::StorageOption* option = internal::FindStorageOption(*kind, entry.key);
     if (option == nullptr) {
       problems->Add(*entry.node, block.where,
-                    "unknown key " + Quoted(entry.key) + " (a " + decl.type + " storage takes " +
-                        StorageKeysOf(decl.type) + ")");
+                    "unknown key " + Quoted(entry.key) + " (a " +
+                        std::string(StorageKindName(*kind)) + " storage takes " +
+                        StorageKeysOf(*kind) + ")");
       ok = false;
       continue;
     }
-    std::optional<std::string> value = StorageValue(*option, *entry.node, block.where, problems);
+    std::optional<internal::OptionValue> value =
+        StorageValue(*option, *entry.node, block.where, problems);
     if (value) {
-      decl.options.emplace(std::string(entry.key), std::move(*value));
+      internal::SetStorageOption(*option, std::move(*value), &decl);
     } else {
       ok = false;
     }
@@ -270,9 +245,15 @@ std::optional<std::vector<std::string>> ReadJoin(const toml::node& node, const s
   return names;
 }
 
-std::optional<std::vector<std::pair<std::string, std::string>>> ReadMap(const toml::node& node,
-                                                                        const std::string& where,
-                                                                        Problems* problems) {
+/// One `out = "participant.field"` of a join's map as written.
+struct MapEntry {
+  std::string out;
+  std::string source;
+  const toml::node* node;
+};
+
+std::optional<std::vector<MapEntry>> ReadMap(const toml::node& node, const std::string& where,
+                                             Problems* problems) {
   const toml::table* table = node.as_table();
   if (table == nullptr) {
     problems->Add(node, where, "'map' must be a table { output_field = \"stream.field\", ... }");
@@ -282,7 +263,7 @@ std::optional<std::vector<std::pair<std::string, std::string>>> ReadMap(const to
     problems->Add(node, where, "'map' must map at least one field");
     return std::nullopt;
   }
-  std::vector<std::pair<std::string, std::string>> map;
+  std::vector<MapEntry> map;
   bool ok = true;
   for (const Entry& entry : InFileOrder(*table)) {
     const auto* source = entry.node->as_string();
@@ -300,10 +281,42 @@ std::optional<std::vector<std::pair<std::string, std::string>>> ReadMap(const to
       ok = false;
       continue;
     }
-    map.emplace_back(std::string(entry.key), value);
+    map.push_back(MapEntry{std::string(entry.key), value, entry.node});
   }
   if (!ok) return std::nullopt;
   return map;
+}
+
+/// Resolves a join's map entries against its participants (the one tie rule: the longest
+/// participant name followed by '.'); false after a problem.
+bool ResolveJoinMap(const std::vector<MapEntry>& entries, const std::string& where,
+                    StreamDecl* decl, Problems* problems) {
+  std::vector<std::string> participants = {decl->base};
+  participants.insert(participants.end(), decl->join.begin(), decl->join.end());
+  bool ok = true;
+  for (const MapEntry& entry : entries) {
+    const std::string* participant = nullptr;
+    for (const std::string& name : participants) {
+      if (entry.source.size() > name.size() + 1 &&
+          entry.source.compare(0, name.size(), name) == 0 && entry.source[name.size()] == '.' &&
+          (participant == nullptr || name.size() > participant->size())) {
+        participant = &name;
+      }
+    }
+    if (participant == nullptr) {
+      problems->Add(*entry.node, where,
+                    "map " + Quoted(entry.out) + " = " + Quoted(entry.source) + ": " +
+                        Quoted(entry.source.substr(0, entry.source.find('.'))) +
+                        " is not a participant (the base " + Quoted(decl->base) +
+                        (decl->join.empty() ? "" : " or a join stream: " + QuotedList(decl->join)) +
+                        ")");
+      ok = false;
+      continue;
+    }
+    decl->map.push_back(
+        JoinField{entry.out, *participant, entry.source.substr(participant->size() + 1)});
+  }
+  return ok;
 }
 
 /// Reads one of the string keys of a stream into `*out`; false after a problem.
@@ -364,6 +377,7 @@ std::optional<StreamDecl> ReadStream(const Block& block, Problems* problems) {
   decl.name = block.name;
   std::optional<StreamKind> kind = StreamKind::kSource;
   std::map<std::string_view, const toml::node*> present;
+  std::optional<std::vector<MapEntry>> map;
   bool ok = true;
   for (const Entry& entry : InFileOrder(*block.table)) {
     const std::string_view key = entry.key;
@@ -403,9 +417,8 @@ std::optional<StreamDecl> ReadStream(const Block& block, Problems* problems) {
       ok &= join.has_value();
       if (join) decl.join = std::move(*join);
     } else if (key == "map") {
-      auto map = ReadMap(node, where, problems);
+      map = ReadMap(node, where, problems);
       ok &= map.has_value();
-      if (map) decl.map = std::move(*map);
     } else if (key == "window") {
       std::optional<WindowSpec> window = ReadWindow(node, where, problems);
       ok &= window.has_value();
@@ -425,6 +438,7 @@ std::optional<StreamDecl> ReadStream(const Block& block, Problems* problems) {
     decl.kind = *kind;
     ok &= CheckKindKeys(block, *kind, present, problems);
   }
+  if (ok && map) ok = ResolveJoinMap(*map, where, &decl, problems);
   if (!ok) return std::nullopt;
   return decl;
 }

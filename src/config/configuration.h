@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/storage_decl.h"
 #include "higgins/arrow/schema.h"
 #include "higgins/result.h"
 
@@ -17,17 +18,6 @@ namespace higgins::config {
 /// kDefaultBuckets.
 inline constexpr uint32_t kMaxBuckets = 1024;
 inline constexpr uint32_t kDefaultBuckets = 1;
-
-/// `[storage.<name>]`: type is "memory", "file" or "s3". Every other key of the block is kept in
-/// `options` (in key order) as its TOML value rendered to a string (strings unquoted, integers
-/// and booleans as written), so later backends can read their settings. Unknown keys for the
-/// type are an error; the known ones are listed in docs/configuration.md.
-struct StorageDecl {
-  std::string name;
-  std::string type;
-  std::map<std::string, std::string> options;
-  friend bool operator==(const StorageDecl&, const StorageDecl&) = default;
-};
 
 /// `[schema.<name>]` (see schema_config.h for the field syntax).
 struct SchemaDecl {
@@ -52,6 +42,18 @@ struct WindowSpec {
   friend bool operator==(const WindowSpec&, const WindowSpec&) = default;
 };
 
+/// One entry `out = "participant.field"` of a join's `map`, resolved by the parser: the
+/// participant is the longest of the join's participants (its base and its `join` streams)
+/// that the value starts with followed by '.', since stream names may hold '.'.
+struct JoinField {
+  std::string out;          // a field of the join stream's schema
+  std::string participant;  // the base or one of `join`
+  std::string field;        // a field of the participant's schema
+  /// The value as written, "participant.field".
+  std::string source() const { return participant + "." + field; }
+  friend bool operator==(const JoinField&, const JoinField&) = default;
+};
+
 /// `[streams.<name>]`. A source stream has no `type`/`base`.
 struct StreamDecl {
   std::string name;
@@ -64,11 +66,11 @@ struct StreamDecl {
   /// Bucket logs of the stream (`buckets = N`, 1..kMaxBuckets); 0 in a parsed configuration
   /// when absent, kDefaultBuckets once merged into a topography.
   uint32_t buckets = 0;
-  std::string base;                  // derived streams
-  std::string fn;                    // map, reduce: the module name
-  std::vector<std::string> join;     // join: other participants (the base always participates)
-  /// join: output field -> "stream.field", in file order.
-  std::vector<std::pair<std::string, std::string>> map;
+  std::string base;               // derived streams
+  std::string fn;                 // map, reduce: the module name
+  std::vector<std::string> join;  // join: other participants (the base always participates)
+  /// join: the output fields' sources, in file order.
+  std::vector<JoinField> map;
   std::optional<WindowSpec> window;  // window
   friend bool operator==(const StreamDecl&, const StreamDecl&) = default;
 };

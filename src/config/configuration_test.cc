@@ -31,7 +31,10 @@ std::string WithAmount(std::string_view rest) {
 TEST(ConfigurationTest, QuickStartParses) {
   Configuration config = Parse(kQuickStart);
   ASSERT_EQ(config.storages.size(), 1u);
-  EXPECT_EQ(config.storages[0], (StorageDecl{"memory", "memory", {}}));
+  EXPECT_EQ(config.storages[0], (StorageDecl{"memory", MemoryStorageSettings{}}));
+  EXPECT_EQ(config.storages[0].kind(), StorageKind::kMemory);
+  EXPECT_FALSE(config.storages[0].durable());
+  EXPECT_FALSE(config.storages[0].syncs());
   ASSERT_EQ(config.schemas.size(), 1u);
   EXPECT_EQ(config.schemas[0].name, "amount");
   ASSERT_EQ(config.schemas[0].schema->num_fields(), 2u);
@@ -64,13 +67,12 @@ TEST(ConfigurationTest, ReadmeJoinExampleParsesAsWrittenWithMultiLineMapAndTrail
   EXPECT_EQ(joined.kind, StreamKind::kJoin);
   EXPECT_EQ(joined.base, "customer");
   EXPECT_EQ(joined.join, (std::vector<std::string>{"address"}));
-  using Map = std::vector<std::pair<std::string, std::string>>;
-  // File order, not key order.
-  EXPECT_EQ(joined.map, (Map{{"customer_id", "customer.id"},
-                             {"customer_first_name", "customer.first_name"},
-                             {"age", "customer.age"},
-                             {"address_line_1", "address.address_line_1"},
-                             {"city", "address.city"}}));
+  // File order, not key order; each value split into participant and field.
+  EXPECT_EQ(joined.map, (std::vector<JoinField>{{"customer_id", "customer", "id"},
+                                                {"customer_first_name", "customer", "first_name"},
+                                                {"age", "customer", "age"},
+                                                {"address_line_1", "address", "address_line_1"},
+                                                {"city", "address", "city"}}));
 }
 
 TEST(ConfigurationTest, ReadmeWindowExampleParses) {
@@ -133,16 +135,47 @@ prefix = "data/"
 path_style = true
 )toml");
   ASSERT_EQ(config.storages.size(), 2u);
-  EXPECT_EQ(config.storages[0],
-            (StorageDecl{"disk", "file", {{"fsync", "false"}, {"segment_bytes", "1048576"}}}));
-  EXPECT_EQ(config.storages[1].options,
-            (std::map<std::string, std::string>{{"aws_access_key_id", "AKIA"},
-                                                {"aws_endpoint", "http://localhost:4568"},
-                                                {"aws_region", "eu-west-1"},
-                                                {"aws_secret_access_key", "secret"},
-                                                {"bucket", "higgins"},
-                                                {"path_style", "true"},
-                                                {"prefix", "data/"}}));
+  FileStorageSettings file;
+  file.segment_bytes = 1048576;
+  file.fsync = false;
+  EXPECT_EQ(config.storages[0], (StorageDecl{"disk", file}));
+  EXPECT_TRUE(config.storages[0].durable());
+  EXPECT_FALSE(config.storages[0].syncs());
+  S3StorageSettings s3;
+  s3.aws_access_key_id = "AKIA";
+  s3.aws_secret_access_key = "secret";
+  s3.aws_region = "eu-west-1";
+  s3.aws_endpoint = "http://localhost:4568";
+  s3.bucket = "higgins";
+  s3.prefix = "data/";
+  s3.path_style = true;
+  EXPECT_EQ(config.storages[1], (StorageDecl{"s3", s3}));
+  EXPECT_TRUE(config.storages[1].syncs());
+}
+
+TEST(ConfigurationTest, EveryS3OptionIsTyped) {
+  Configuration config = Parse(R"toml(
+[storage.o]
+type = "s3"
+bucket = "b"
+segment_bytes = 65536
+segment_max_age_ms = 2500
+local_limit_bytes = 1000000
+read_cache_bytes = 0
+multipart_threshold_bytes = 5242880
+ack_after_upload = true
+)toml");
+  ASSERT_EQ(config.storages.size(), 1u);
+  const S3StorageSettings* s3 = config.storages[0].s3();
+  ASSERT_NE(s3, nullptr);
+  EXPECT_EQ(s3->segment_bytes, 65536u);
+  EXPECT_EQ(s3->segment_max_age, std::chrono::milliseconds(2500));
+  EXPECT_EQ(s3->local_limit_bytes, 1000000u);
+  EXPECT_EQ(s3->read_cache_bytes, 0u);
+  EXPECT_EQ(s3->multipart_threshold_bytes, 5242880u);
+  EXPECT_EQ(s3->ack_after_upload, true);
+  EXPECT_EQ(s3->aws_region, std::nullopt);
+  EXPECT_EQ(s3->path_style, std::nullopt);
 }
 
 TEST(ConfigurationTest, StorageProblems) {
@@ -168,8 +201,8 @@ aws_region = 1
             "(got 'disk')\n"
             "line 4: storage 'b': missing 'type' (\"memory\", \"file\" or \"s3\")\n"
             "line 8: storage 'c': unknown key 'fsync' (a memory storage takes type)\n"
-            "line 11: storage 'd': 'segment_bytes' must be an integer of at least 4096 (got "
-            "4095)\n"
+            "line 11: storage 'd': 'segment_bytes' must be an integer from 4096 to 4294967296 "
+            "(got 4095)\n"
             "line 12: storage 'd': 'fsync' must be true or false\n"
             "line 13: storage 'd': unknown key 'compression' (a file storage takes type, "
             "segment_bytes, fsync)\n"
@@ -189,14 +222,69 @@ read_cache_bytes = -5
 multipart_threshold_bytes = 1024
 ack_after_upload = "yes"
 )toml"),
-            "InvalidArgument: line 5: storage 'o': 'segment_bytes' must be an integer of at least "
-            "4096 (got 100)\n"
-            "line 6: storage 'o': 'segment_max_age_ms' must be an integer of at least 1 (got 0)\n"
+            "InvalidArgument: line 5: storage 'o': 'segment_bytes' must be an integer from 4096 "
+            "to 4294967296 (got 100)\n"
+            "line 6: storage 'o': 'segment_max_age_ms' must be an integer from 1 to 86400000 "
+            "(got 0)\n"
             "line 7: storage 'o': 'local_limit_bytes' must be an integer of at least 1 (got -1)\n"
             "line 8: storage 'o': 'read_cache_bytes' must be an integer of at least 0 (got -5)\n"
-            "line 9: storage 'o': 'multipart_threshold_bytes' must be an integer of at least "
-            "5242880 (got 1024)\n"
+            "line 9: storage 'o': 'multipart_threshold_bytes' must be an integer from 5242880 "
+            "to 5368709120 (got 1024)\n"
             "line 10: storage 'o': 'ack_after_upload' must be true or false");
+}
+
+TEST(ConfigurationTest, StorageOptionsAboveTheirMaximumsAreRefused) {
+  // The broker used to find these only when it opened the storage; now the parser does.
+  EXPECT_EQ(ErrorOf(R"toml(
+[storage.o]
+type = "s3"
+segment_bytes = 4294967297
+segment_max_age_ms = 86400001
+multipart_threshold_bytes = 5368709121
+[storage.f]
+type = "file"
+segment_bytes = 4294967297
+)toml"),
+            "InvalidArgument: line 4: storage 'o': 'segment_bytes' must be an integer from 4096 "
+            "to 4294967296 (got 4294967297)\n"
+            "line 5: storage 'o': 'segment_max_age_ms' must be an integer from 1 to 86400000 "
+            "(got 86400001)\n"
+            "line 6: storage 'o': 'multipart_threshold_bytes' must be an integer from 5242880 "
+            "to 5368709120 (got 5368709121)\n"
+            "line 9: storage 'f': 'segment_bytes' must be an integer from 4096 to 4294967296 "
+            "(got 4294967297)");
+}
+
+TEST(ConfigurationTest, JoinMapValuesResolveToTheLongestParticipant) {
+  Configuration config = Parse(R"toml(
+[streams.j]
+type = "join"
+base = "a"
+join = ["a.b", "c"]
+schema = "s"
+partition_key = "id"
+map = { id = "a.id", x = "a.b.x", y = "c.d.e" }
+)toml");
+  ASSERT_EQ(config.streams.size(), 1u);
+  EXPECT_EQ(config.streams[0].map, (std::vector<JoinField>{{"id", "a", "id"},
+                                                           {"x", "a.b", "x"},
+                                                           {"y", "c", "d.e"}}));
+  EXPECT_EQ(config.streams[0].map[1].source(), "a.b.x");
+}
+
+TEST(ConfigurationTest, JoinMapValueNamingNoParticipantIsRefused) {
+  EXPECT_EQ(ErrorOf(R"toml(
+[streams.j]
+type = "join"
+base = "customer"
+join = ["address"]
+schema = "s"
+partition_key = "id"
+map = { id = "customer.id",
+        zip = "amount.zip" }
+)toml"),
+            "InvalidArgument: line 9: streams 'j': map 'zip' = 'amount.zip': 'amount' is not a "
+            "participant (the base 'customer' or a join stream: 'address')");
 }
 
 TEST(ConfigurationTest, UnknownTypeTagNamesFieldAndListsTags) {

@@ -151,7 +151,7 @@ schema = "amount"
 fn = "sum"
 )toml"),
             "AlreadyExists: storage 'memory' conflicts with the declaration already in the "
-            "topography: type 'file' instead of 'memory'; 'fsync' 'false' instead of absent\n"
+            "topography: type 'file' instead of 'memory'; 'fsync' false instead of absent\n"
             "schema 'amount' conflicts with the declaration already in the topography: field "
             "'data' type int64 instead of int32; field 'data' nullable false instead of true\n"
             "streams 'amount' conflicts with the declaration already in the topography: buckets "
@@ -369,14 +369,14 @@ TEST(TopographyTest, UnknownJoinField) {
 }
 
 TEST(TopographyTest, JoinMapNamesAParticipantAndAnOutputField) {
+  // Naming a non-participant is the parser's error (ConfigurationTest); the rest are the
+  // topography's.
   EXPECT_EQ(ErrorAfterQuickStart(JoinWith(
-                R"(["address"])", R"({ customer_id = "amount.id", zip = "address.city" })")),
-            "InvalidArgument: streams 'customer_address': map 'customer_id' = 'amount.id': "
-            "'amount' is not a participant (the base 'customer' or a join stream: 'address')\n"
-            "streams 'customer_address': map 'zip': schema 'customer_address' has no field "
-            "'zip'\n"
+                R"(["address"])", R"({ customer_id = "address.city", zip = "address.city" })")),
+            "InvalidArgument: streams 'customer_address': map 'zip': schema 'customer_address' "
+            "has no field 'zip'\n"
             "streams 'customer_address': the join's partition key 'customer_id' must be mapped "
-            "from a participant's partition key (got 'amount.id')\n"
+            "from a participant's partition key (got 'address.city')\n"
             "streams 'customer_address': field 'customer_first_name' of schema "
             "'customer_address' is not in the join's map: map every output field to "
             "\"participant.field\"\n"
@@ -386,6 +386,28 @@ TEST(TopographyTest, JoinMapNamesAParticipantAndAnOutputField) {
             "not in the join's map: map every output field to \"participant.field\"\n"
             "streams 'customer_address': field 'city' of schema 'customer_address' is not in the "
             "join's map: map every output field to \"participant.field\"");
+}
+
+TEST(TopographyTest, HandBuiltJoinMapNamingNoParticipantIsRefused) {
+  Topography topography;
+  ASSERT_EQ(MergeText(&topography, kQuickStart), "OK");
+  Configuration config;
+  StreamDecl join;
+  join.name = "j";
+  join.kind = StreamKind::kJoin;
+  join.schema = "amount";
+  join.partition_key = "id";
+  join.base = "amount";
+  join.join = {"amount2"};
+  join.map = {{"id", "amount", "id"}, {"data", "elsewhere", "data"}};
+  config.streams.push_back(join);
+  Result<MergeOutcome> outcome = topography.Merge(config, kAllModules.Exists());
+  ASSERT_FALSE(outcome.ok());
+  EXPECT_NE(outcome.status().message().find(
+                "streams 'j': map 'data' = 'elsewhere.data': 'elsewhere' is not a participant "
+                "(the base 'amount' or a join stream: 'amount2')"),
+            std::string::npos)
+      << outcome.status().message();
 }
 
 TEST(TopographyTest, TypeMismatchInJoinMap) {
@@ -790,13 +812,19 @@ TEST(TopographyTest, HandBuiltDeclarationsAreCheckedToo) {
   stream.buckets = 5000;
   config.streams.push_back(stream);
   config.schemas.push_back(SchemaDecl{"empty", arrow::MakeSchema({})});
-  config.storages.push_back(StorageDecl{"disk", "disk", {}});
-  config.storages.push_back(StorageDecl{"mem", "memory", {{"fsync", "true"}}});
+  FileStorageSettings tiny;
+  tiny.segment_bytes = 100;
+  config.storages.push_back(StorageDecl{"disk", tiny});
+  S3StorageSettings stale;
+  stale.segment_max_age = std::chrono::hours(48);
+  config.storages.push_back(StorageDecl{"mem", stale});
   Result<MergeOutcome> outcome = topography.Merge(config, kAllModules.Exists());
   ASSERT_FALSE(outcome.ok());
   EXPECT_EQ(outcome.status().message(),
-            "storage 'disk': unknown type 'disk'\n"
-            "storage 'mem': unknown key 'fsync' for a memory storage\n"
+            "storage 'disk': 'segment_bytes' must be an integer from 4096 to 4294967296 (got "
+            "100)\n"
+            "storage 'mem': 'segment_max_age_ms' must be an integer from 1 to 86400000 (got "
+            "172800000)\n"
             "schema 'empty': has no fields\n"
             "streams 'odd': a source stream takes no base, fn, join, map or window\n"
             "streams 'odd': buckets must be from 1 to 1024 (got 5000)");

@@ -1,11 +1,11 @@
 // Topography::ToToml, Serialize and Deserialize, and the TOML text helpers of config_internal.h.
 
-#include <charconv>
 #include <cstdio>
 #include <set>
 
 #include "higgins/arrow/type.h"
 #include "config/config_internal.h"
+#include "config/storage_options.h"
 #include "config/toml_internal.h"
 #include "config/topography.h"
 
@@ -69,12 +69,12 @@ std::string WindowToToml(const WindowSpec& window) {
   return out + " }";
 }
 
-std::string MapToToml(const std::vector<std::pair<std::string, std::string>>& map) {
+std::string MapToToml(const std::vector<JoinField>& map) {
   if (map.empty()) return "{}";
   std::string out = "{ ";
   for (size_t i = 0; i < map.size(); ++i) {
     if (i > 0) out += ", ";
-    out += TomlKey(map[i].first) + " = " + TomlString(map[i].second);
+    out += TomlKey(map[i].out) + " = " + TomlString(map[i].source());
   }
   return out + " }";
 }
@@ -102,24 +102,6 @@ void Header(std::string_view section, std::string_view name, std::string* out) {
 
 void Line(std::string_view key, const std::string& value, std::string* out) {
   *out += std::string(key) + " = " + value + "\n";
-}
-
-/// An option value as TOML: integers and booleans bare when they are valid literals (they are
-/// for a parsed configuration), everything else as a string.
-std::string OptionToToml(std::string_view storage_type, std::string_view key,
-                         const std::string& value) {
-  const internal::StorageOption* option = internal::FindStorageOption(storage_type, key);
-  if (option != nullptr && option->kind == internal::OptionKind::kBool &&
-      (value == "true" || value == "false")) {
-    return value;
-  }
-  if (option != nullptr && option->kind == internal::OptionKind::kInteger) {
-    // Every int64 the parser accepted is written bare, so that it reads back as an integer.
-    int64_t number = 0;
-    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
-    if (ec == std::errc() && end == value.data() + value.size()) return value;
-  }
-  return TomlString(value);
 }
 
 std::string FieldToToml(const arrow::Field& field) {
@@ -164,12 +146,11 @@ std::string Topography::ToToml(bool redact_credentials) const {
   std::string out;
   for (const auto& [name, storage] : storages_) {
     Header("storage", name, &out);
-    Line("type", TomlString(storage.type), &out);
-    for (const auto& [key, value] : storage.options) {
-      const bool credential = internal::IsCredentialOption(key);
-      Line(TomlKey(key),
-           redact_credentials && credential ? TomlString("<redacted>")
-                                            : OptionToToml(storage.type, key, value),
+    Line("type", TomlString(StorageKindName(storage.kind())), &out);
+    for (const auto& [option, value] : internal::SetStorageOptions(storage)) {
+      Line(option->key,
+           redact_credentials && option->credential ? TomlString("<redacted>")
+                                                    : internal::OptionValueToToml(value),
            &out);
     }
   }
