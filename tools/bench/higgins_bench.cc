@@ -137,10 +137,18 @@ int Run(const Flags& f) {
   return stats.errors == 0 ? 0 : 3;
 }
 
+/// An option showing its default in --help and checked by `check`.
+template <typename T>
+CLI::Option* Checked(CLI::App* app, const std::string& name, T& value, const std::string& help,
+                     const CLI::Validator& check) {
+  return app->add_option(name, value, help)->capture_default_str()->check(check);
+}
+
 }  // namespace
 }  // namespace higgins::bench
 
 int main(int argc, char** argv) {
+  using higgins::bench::Checked;
   std::signal(SIGPIPE, SIG_IGN);
   higgins::bench::Flags f;
   CLI::App app{
@@ -148,38 +156,26 @@ int main(int argc, char** argv) {
       "(docs/performance.md)"};
   app.add_option("--host", f.host, "server address")->capture_default_str();
   app.add_option("--port", f.port, "server port")->capture_default_str();
-  app.add_option("--target", f.target, "higgins or redis (RESP: XADD / XRANGE)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"higgins", "redis"}));
-  app.add_option("--workload", f.workload,
-                 "produce; query (prefill, then point reads of existing records); or ping "
-                 "(the round trip alone: Higgins PING, Redis PING)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"produce", "query", "ping"}));
-  app.add_option("--record-bytes", f.record_bytes,
-                 "approximate NDJSON size of one record (sizes its payload field)")
-      ->capture_default_str()
-      ->check(CLI::Range(size_t{1}, size_t{16} << 20));
-  app.add_option("--rows-per-request", f.rows_per_request,
-                 "records per produce request, or point reads per query request (Redis: that "
-                 "many commands pipelined as one request)")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 1'000'000u));
-  app.add_option("--keys", f.keys, "partition keys k0..k{n-1}")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 100'000'000u));
-  app.add_option("--key-choice", f.key_choice, "round-robin or uniform")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"round-robin", "uniform"}));
-  app.add_option("--concurrency", f.concurrency, "connections (one thread each)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 4096));
-  app.add_option("--pipeline", f.pipeline, "requests in flight per connection")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
-  auto* duration = app.add_option("--duration", f.duration, "measured seconds")
-                       ->capture_default_str()
-                       ->check(CLI::PositiveNumber);
+  Checked(&app, "--target", f.target, "higgins or redis (RESP: XADD / XRANGE)",
+          CLI::IsMember({"higgins", "redis"}));
+  Checked(&app, "--workload", f.workload,
+          "produce; query (prefill, then point reads of existing records); or ping "
+          "(the round trip alone: Higgins PING, Redis PING)",
+          CLI::IsMember({"produce", "query", "ping"}));
+  Checked(&app, "--record-bytes", f.record_bytes,
+          "approximate NDJSON size of one record (sizes its payload field)",
+          CLI::Range(size_t{1}, size_t{16} << 20));
+  Checked(&app, "--rows-per-request", f.rows_per_request,
+          "records per produce request, or point reads per query request (Redis: that "
+          "many commands pipelined as one request)",
+          CLI::Range(1u, 1'000'000u));
+  Checked(&app, "--keys", f.keys, "partition keys k0..k{n-1}", CLI::Range(1u, 100'000'000u));
+  Checked(&app, "--key-choice", f.key_choice, "round-robin or uniform",
+          CLI::IsMember({"round-robin", "uniform"}));
+  Checked(&app, "--concurrency", f.concurrency, "connections (one thread each)",
+          CLI::Range(1, 4096));
+  Checked(&app, "--pipeline", f.pipeline, "requests in flight per connection", CLI::Range(1, 1024));
+  auto* duration = Checked(&app, "--duration", f.duration, "measured seconds", CLI::PositiveNumber);
   app.add_option("--count", f.count, "requests in total (warm-up included) instead of --duration")
       ->excludes(duration)
       ->check(CLI::PositiveNumber);
@@ -196,15 +192,11 @@ int main(int argc, char** argv) {
   app.add_flag("--reset", f.reset,
                "drop old data first. Higgins: delete and re-declare the stream. Redis: FLUSHDB "
                "(the whole database)");
-  app.add_option("--prefill", f.prefill, "query workload: records produced before measuring")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  app.add_option("--prefill-batch", f.prefill_batch, "query workload: records per prefill request")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 1'000'000u));
-  app.add_option("--timeout-ms", f.timeout_ms, "longest wait for a reply")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 3'600'000));
+  Checked(&app, "--prefill", f.prefill, "query workload: records produced before measuring",
+          CLI::PositiveNumber);
+  Checked(&app, "--prefill-batch", f.prefill_batch, "query workload: records per prefill request",
+          CLI::Range(1u, 1'000'000u));
+  Checked(&app, "--timeout-ms", f.timeout_ms, "longest wait for a reply", CLI::Range(1, 3'600'000));
   app.add_flag("--json", f.json, "print the result as one JSON object");
 
   higgins::bench::DerivedLagOptions lag;
@@ -213,42 +205,31 @@ int main(int argc, char** argv) {
       "the time from a produce's acknowledgement until its record can be read from a map stream "
       "(UDF), under open-loop load; --host, --port, --timeout-ms and --json apply too");
   lag_cmd->fallthrough();  // the options above (--port, --json, ...) may follow the subcommand
-  lag_cmd->add_option("--module", lag.module_path,
-                      "the map's WebAssembly module: the SDK example double.wasm "
-                      "(<build>/sdk/examples/double.wasm)")
+  lag_cmd
+      ->add_option("--module", lag.module_path,
+                   "the map's WebAssembly module: the SDK example double.wasm "
+                   "(<build>/sdk/examples/double.wasm)")
       ->required()
       ->check(CLI::ExistingFile);
   lag_cmd->add_option("--storage", lag.storage, "storage of both streams: memory or file")
       ->capture_default_str()
       ->check(CLI::IsMember({"memory", "file"}));
-  lag_cmd->add_option("--rate", lag.rate, "records per second, on a fixed schedule")
-      ->capture_default_str()
-      ->check(CLI::Range(1.0, 10'000'000.0));
-  lag_cmd->add_option("--batch", lag.batch, "records per produce request")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 100'000u));
-  lag_cmd->add_option("--keys", lag.keys, "partition keys k0..k{n-1}, round-robin")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 100'000'000u));
-  lag_cmd->add_option("--seconds", lag.seconds, "measured seconds per phase")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  lag_cmd->add_option("--warmup", lag.warmup_seconds, "unmeasured seconds before each phase")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  lag_cmd->add_option("--probe-connections", lag.query_connections,
-                      "connections carrying the probe queries")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 64));
-  lag_cmd->add_option("--max-in-flight", lag.max_in_flight,
-                      "unacknowledged produce requests at most (the broker allows 1024)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
-  lag_cmd->add_option("--phases", lag.phases,
-                      "both (baseline: probe the source without waiting; then derived: probe "
-                      "the map stream with wait_for_derived), baseline or derived")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"both", "baseline", "derived"}));
+  Checked(lag_cmd, "--rate", lag.rate, "records per second, on a fixed schedule",
+          CLI::Range(1.0, 10'000'000.0));
+  Checked(lag_cmd, "--batch", lag.batch, "records per produce request", CLI::Range(1u, 100'000u));
+  Checked(lag_cmd, "--keys", lag.keys, "partition keys k0..k{n-1}, round-robin",
+          CLI::Range(1u, 100'000'000u));
+  Checked(lag_cmd, "--seconds", lag.seconds, "measured seconds per phase", CLI::PositiveNumber);
+  Checked(lag_cmd, "--warmup", lag.warmup_seconds, "unmeasured seconds before each phase",
+          CLI::NonNegativeNumber);
+  Checked(lag_cmd, "--probe-connections", lag.query_connections,
+          "connections carrying the probe queries", CLI::Range(1, 64));
+  Checked(lag_cmd, "--max-in-flight", lag.max_in_flight,
+          "unacknowledged produce requests at most (the broker allows 1024)", CLI::Range(1, 1024));
+  Checked(lag_cmd, "--phases", lag.phases,
+          "both (baseline: probe the source without waiting; then derived: probe "
+          "the map stream with wait_for_derived), baseline or derived",
+          CLI::IsMember({"both", "baseline", "derived"}));
 
   higgins::bench::DerivedThroughputOptions tput;
   auto* tput_cmd = app.add_subcommand(
@@ -257,41 +238,35 @@ int main(int argc, char** argv) {
       "broker it starts (temporary --dir); --timeout-ms and --json apply too, and --host and "
       "--port with --external");
   tput_cmd->fallthrough();
-  tput_cmd->add_option("--storage", tput.storage,
-                       "storage of every stream: file (fsynced before each acknowledgement) or "
-                       "memory")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"memory", "file"}));
-  tput_cmd->add_option("--batch", tput.batch, "records per produce request")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 100'000u));
-  tput_cmd->add_option("--concurrency", tput.concurrency,
-                       "requests in flight: connections, each sending its next request when the "
-                       "previous one is answered")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 256));
-  tput_cmd->add_option("--keys", tput.keys, "partition keys k0..k{n-1}, round-robin")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 100'000'000u));
-  tput_cmd->add_option("--seconds", tput.seconds, "seconds of producing per phase")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  tput_cmd->add_option("--query-seconds", tput.query_seconds,
-                       "seconds of each query measurement of the window phase (window, then base)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  tput_cmd->add_option("--catch-up-timeout", tput.catch_up_timeout_seconds,
-                       "longest wait, in seconds, for the join to catch up after producing")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  tput_cmd->add_option("--phases", tput.phases,
-                       "comma-separated subset of plain (both baselines), join and window")
+  Checked(tput_cmd, "--storage", tput.storage,
+          "storage of every stream: file (fsynced before each acknowledgement) or "
+          "memory",
+          CLI::IsMember({"memory", "file"}));
+  Checked(tput_cmd, "--batch", tput.batch, "records per produce request", CLI::Range(1u, 100'000u));
+  Checked(tput_cmd, "--concurrency", tput.concurrency,
+          "requests in flight: connections, each sending its next request when the "
+          "previous one is answered",
+          CLI::Range(1, 256));
+  Checked(tput_cmd, "--keys", tput.keys, "partition keys k0..k{n-1}, round-robin",
+          CLI::Range(1u, 100'000'000u));
+  Checked(tput_cmd, "--seconds", tput.seconds, "seconds of producing per phase",
+          CLI::PositiveNumber);
+  Checked(tput_cmd, "--query-seconds", tput.query_seconds,
+          "seconds of each query measurement of the window phase (window, then base)",
+          CLI::PositiveNumber);
+  Checked(tput_cmd, "--catch-up-timeout", tput.catch_up_timeout_seconds,
+          "longest wait, in seconds, for the join to catch up after producing",
+          CLI::PositiveNumber);
+  tput_cmd
+      ->add_option("--phases", tput.phases,
+                   "comma-separated subset of plain (both baselines), join and window")
       ->capture_default_str();
   tput_cmd->add_option("--broker", tput.broker_path,
                        "the higgins binary to start (default: next to higgins-bench, or "
                        "<build>/src/server/higgins)");
-  tput_cmd->add_option("--broker-arg", tput.broker_args,
-                       "an extra flag for the started broker (repeatable), e.g. --broker-arg=--threads=2");
+  tput_cmd->add_option(
+      "--broker-arg", tput.broker_args,
+      "an extra flag for the started broker (repeatable), e.g. --broker-arg=--threads=2");
   tput_cmd->add_flag("--external", tput.external,
                      "use the broker at --host/--port instead of starting one");
   higgins::bench::SubscribeOptions sub;
@@ -302,48 +277,42 @@ int main(int argc, char** argv) {
       "of a prefilled stream, and produce + consume closed loop; starts a broker and a "
       "nats-server (temporary folders); --timeout-ms and --json apply too");
   sub_cmd->fallthrough();
-  sub_cmd->add_option("--phases", sub.phases,
-                      "comma-separated subset of latency, drain and concurrent")
+  sub_cmd
+      ->add_option("--phases", sub.phases,
+                   "comma-separated subset of latency, drain and concurrent")
       ->capture_default_str();
   sub_cmd->add_option("--rates", sub.rates, "records per second of the latency runs")
       ->delimiter(',')
       ->capture_default_str()
       ->check(CLI::Range(1.0, 10'000'000.0));
-  sub_cmd->add_option("--seconds", sub.seconds, "measured seconds of each latency and concurrent run")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  sub_cmd->add_option("--warmup", sub.warmup_seconds, "unmeasured seconds before each")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  sub_cmd->add_option("--keys", sub.keys, "partition keys (subjects) k0..k{n-1}, round-robin")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 1'000'000u));
-  sub_cmd->add_option("--record-bytes", sub.record_bytes, "bytes of each record's JSON text")
-      ->capture_default_str()
-      ->check(CLI::Range(size_t{1}, size_t{1} << 20));
-  sub_cmd->add_option("--window", sub.window,
-                      "records pushed and not acknowledged at most (Higgins demand, JetStream "
-                      "MaxAckPending)")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 1'000'000u));
-  sub_cmd->add_option("--max-in-flight", sub.max_in_flight,
-                      "records sent and not acknowledged at most (the broker reads 1024 "
-                      "requests ahead)")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 1024u));
-  sub_cmd->add_option("--drain-records", sub.drain_records, "records of the drain phase's prefill")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  sub_cmd->add_option("--drain-timeout", sub.drain_timeout_seconds,
-                      "seconds without a push after which the consumer is given up on")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  sub_cmd->add_option("--higgins-storages", sub.higgins_storages,
-                      "comma-separated: file (fsync before each acknowledgement), file-nosync "
-                      "(fsync = false), memory")
+  Checked(sub_cmd, "--seconds", sub.seconds, "measured seconds of each latency and concurrent run",
+          CLI::PositiveNumber);
+  Checked(sub_cmd, "--warmup", sub.warmup_seconds, "unmeasured seconds before each",
+          CLI::NonNegativeNumber);
+  Checked(sub_cmd, "--keys", sub.keys, "partition keys (subjects) k0..k{n-1}, round-robin",
+          CLI::Range(1u, 1'000'000u));
+  Checked(sub_cmd, "--record-bytes", sub.record_bytes, "bytes of each record's JSON text",
+          CLI::Range(size_t{1}, size_t{1} << 20));
+  Checked(sub_cmd, "--window", sub.window,
+          "records pushed and not acknowledged at most (Higgins demand, JetStream "
+          "MaxAckPending)",
+          CLI::Range(1u, 1'000'000u));
+  Checked(sub_cmd, "--max-in-flight", sub.max_in_flight,
+          "records sent and not acknowledged at most (the broker reads 1024 "
+          "requests ahead)",
+          CLI::Range(1u, 1024u));
+  Checked(sub_cmd, "--drain-records", sub.drain_records, "records of the drain phase's prefill",
+          CLI::PositiveNumber);
+  Checked(sub_cmd, "--drain-timeout", sub.drain_timeout_seconds,
+          "seconds without a push after which the consumer is given up on", CLI::PositiveNumber);
+  sub_cmd
+      ->add_option("--higgins-storages", sub.higgins_storages,
+                   "comma-separated: file (fsync before each acknowledgement), file-nosync "
+                   "(fsync = false), memory")
       ->capture_default_str();
-  sub_cmd->add_option("--jetstream-storages", sub.jetstream_storages,
-                      "comma-separated: file, memory (\"\" for none)")
+  sub_cmd
+      ->add_option("--jetstream-storages", sub.jetstream_storages,
+                   "comma-separated: file, memory (\"\" for none)")
       ->capture_default_str();
   sub_cmd->add_option("--jetstream-sync", sub.jetstream_sync,
                       "JetStream's sync_interval, e.g. always (nats-server >= 2.10); default: "
@@ -368,28 +337,18 @@ int main(int argc, char** argv) {
   s3_cmd->add_option("--seconds", s3b.seconds, "seconds of each produce measurement")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  s3_cmd->add_option("--concurrency", s3b.concurrency, "closed-loop produce connections")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 256));
-  s3_cmd->add_option("--batch", s3b.batch, "records per produce request")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 100'000u));
-  s3_cmd->add_option("--keys", s3b.keys, "partition keys, round-robin")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 1'000'000u));
-  s3_cmd->add_option("--segment-max-age-ms", s3b.segment_max_age_ms,
-                     "the s3 storage's segment_max_age_ms")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 3'600'000u));
-  s3_cmd->add_option("--probes", s3b.probes, "single-record produces timed to their object")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 1'000'000u));
-  s3_cmd->add_option("--probe-interval-ms", s3b.probe_interval_ms, "time between probes")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 60'000u));
-  s3_cmd->add_option("--queries", s3b.queries, "point queries of each read measurement")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 1'000'000u));
+  Checked(s3_cmd, "--concurrency", s3b.concurrency, "closed-loop produce connections",
+          CLI::Range(1, 256));
+  Checked(s3_cmd, "--batch", s3b.batch, "records per produce request", CLI::Range(1u, 100'000u));
+  Checked(s3_cmd, "--keys", s3b.keys, "partition keys, round-robin", CLI::Range(1u, 1'000'000u));
+  Checked(s3_cmd, "--segment-max-age-ms", s3b.segment_max_age_ms,
+          "the s3 storage's segment_max_age_ms", CLI::Range(1u, 3'600'000u));
+  Checked(s3_cmd, "--probes", s3b.probes, "single-record produces timed to their object",
+          CLI::Range(1u, 1'000'000u));
+  Checked(s3_cmd, "--probe-interval-ms", s3b.probe_interval_ms, "time between probes",
+          CLI::Range(1u, 60'000u));
+  Checked(s3_cmd, "--queries", s3b.queries, "point queries of each read measurement",
+          CLI::Range(1u, 1'000'000u));
   CLI11_PARSE(app, argc, argv);
   if (*s3_cmd) {
     s3b.json = f.json;
