@@ -21,11 +21,6 @@ struct StringHash {
 };
 using KeyTable = std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>>;
 
-bool LooksLikeArrowIpc(std::string_view payload) {
-  if (payload.starts_with("ARROW1")) return true;
-  return payload.size() >= 4 && std::memcmp(payload.data(), "\xff\xff\xff\xff", 4) == 0;
-}
-
 /// Rows [0, n) of `batch` picked at `rows`, as a new batch.
 Result<arrow::RecordBatch> Take(const arrow::RecordBatch& batch, const std::vector<int64_t>& rows) {
   std::vector<arrow::Array> columns;
@@ -187,7 +182,7 @@ Status StreamLog::Recover() {
 Result<PreparedProduce> StreamLog::Decode(std::string_view payload, PayloadFormat format) const {
   PreparedProduce prepared;
   if (format == PayloadFormat::kAuto) {
-    format = LooksLikeArrowIpc(payload) ? PayloadFormat::kArrowIpc : PayloadFormat::kJson;
+    format = arrow::ipc::LooksLikeIpc(payload) ? PayloadFormat::kArrowIpc : PayloadFormat::kJson;
   }
   if (format == PayloadFormat::kJson) {
     arrow::json::JsonReadOptions options;

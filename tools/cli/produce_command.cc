@@ -93,11 +93,6 @@ struct Progress {
   void Update(const Input& input) { line.Update(input.bytes_read, next_row); }
 };
 
-bool LooksLikeArrow(std::string_view head) {
-  return head.starts_with(std::string_view("ARROW1\0\0", 8)) ||
-         head.starts_with("\xFF\xFF\xFF\xFF");
-}
-
 // Where the text's first record byte is: after a UTF-8 byte order mark and blanks (npos if none).
 size_t FirstTextByte(std::string_view text) {
   return text.find_first_not_of(" \t\r\n", text.starts_with("\xEF\xBB\xBF") ? 3 : 0);
@@ -107,7 +102,8 @@ size_t FirstTextByte(std::string_view text) {
 // Arrow IPC, gzip, UTF-16, or JSON given as CSV. Decided on the first bytes alone.
 std::string NotTextReason(std::string_view head, std::string_view format) {
   const std::string what = format == "csv" ? "not CSV: " : "not JSON: ";
-  if (LooksLikeArrow(head)) return what + "the input looks like Arrow IPC; use --format arrow";
+  if (arrow::ipc::LooksLikeIpc(head))
+    return what + "the input looks like Arrow IPC; use --format arrow";
   if (head.starts_with("\x1F\x8B")) {
     return what +
            "the input is gzip-compressed; decompress it first (zcat FILE | higgins-cli "

@@ -13,8 +13,7 @@ namespace higgins::arrow::ipc {
 namespace {
 
 bool HasFileMagic(const Buffer& bytes) {
-  return bytes.size() >= kFileMagic.size() &&
-         bytes.view().substr(0, kFileMagic.size()) == kFileMagic;
+  return bytes.view().starts_with(kFileMagic);
 }
 
 // An 8-byte aligned view of `bytes`: the bytes themselves when aligned, else a copy.
@@ -115,6 +114,11 @@ Status CheckLeadingSchema(const Buffer& file, int64_t footer_start, const Schema
 }
 
 }  // namespace
+
+bool LooksLikeIpc(std::string_view bytes) {
+  if (bytes.starts_with(kFileMagic)) return true;
+  return bytes.size() >= 4 && bit_util::LoadLE<uint32_t>(bytes.data()) == kContinuationMarker;
+}
 
 Result<ReadResult> ReadStream(const Buffer& bytes, const ReadOptions& options) {
   StreamDecoder decoder(options);

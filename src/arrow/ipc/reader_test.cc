@@ -249,6 +249,19 @@ TEST(FileReaderTest, FileTooShortForItsFramingSaysItIsTruncated) {
   }
 }
 
+TEST(LooksLikeIpcTest, StreamsAndFilesDoAndTextDoesNot) {
+  auto stream = WriteStream(SimpleSchema(), {SimpleBatch(2)});
+  ASSERT_TRUE(stream.ok());
+  EXPECT_TRUE(LooksLikeIpc(stream->view()));
+  EXPECT_TRUE(LooksLikeIpc(ToBuffer(SimpleFile(1)).view()));
+  EXPECT_TRUE(LooksLikeIpc(std::string_view("ARROW1\0\0", 8)));
+  EXPECT_TRUE(LooksLikeIpc("\xFF\xFF\xFF\xFF"));
+  for (std::string_view text :
+       {"", "ARROW", "\xFF\xFF\xFF", "{\"id\":1}", "id,data\n", "\xEF\xBB\xBF[", "\x1F\x8B\x08"}) {
+    EXPECT_FALSE(LooksLikeIpc(text)) << text;
+  }
+}
+
 TEST(FileReaderTest, FooterSchemaWithInvalidUtf8IsCorruption) {
   const Schema bad(
       {Field("a\xFF"

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "higgins/arrow/ipc/options.h"
@@ -13,6 +14,12 @@ struct ReadResult {
   SchemaPtr schema;
   std::vector<RecordBatch> batches;
 };
+
+/// Whether `bytes` begin as Arrow IPC does: a file's "ARROW1" magic or a stream's continuation
+/// marker 0xFFFFFFFF (Columnar.rst, "Encapsulated message format"). JSON, CSV and text never
+/// do. A guess from the first bytes only: the bytes may still be malformed IPC. Legacy
+/// (pre-0.15) streams, which begin with the metadata size, are not recognised.
+bool LooksLikeIpc(std::string_view bytes);
 
 /// Decodes a complete Arrow IPC stream (Columnar.rst "IPC Streaming Format") held in `bytes`.
 /// Accepts the continuation-marker framing and the legacy (pre-0.15) framing, a missing
