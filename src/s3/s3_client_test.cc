@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "s3/s3_test_util.h"
-#include "s3/s3rver_fixture.h"
+#include "s3/testing/s3rver_fixture.h"
 
 namespace higgins::s3 {
 namespace {

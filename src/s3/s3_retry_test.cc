@@ -5,9 +5,10 @@
 #include <atomic>
 #include <chrono>
 
-#include "s3/loopback_http_server.h"
 #include "s3/s3_client.h"
 #include "s3/s3_test_util.h"
+#include "s3/scripted_server_test.h"
+#include "s3/testing/loopback_http_server.h"
 
 namespace higgins::s3 {
 namespace {
@@ -25,36 +26,17 @@ std::string ErrorXml(std::string_view code, std::string_view message) {
          std::string(message) + "</Message></Error>";
 }
 
-class RetryTest : public ::testing::Test {
+class RetryTest : public ScriptedServerTest {
  protected:
-  /// Starts the server with `handler`, which gets the 0-based number of each request.
-  void Serve(std::function<Reply(int, const RecordedRequest&)> handler) {
-    auto server = LoopbackHttpServer::Start(
-        [this, handler](const RecordedRequest& r) { return handler(count_++, r); });
-    ASSERT_TRUE(server.ok()) << server.status().ToString();
-    server_ = *std::move(server);
-  }
-
   std::unique_ptr<ObjectStore> Store(int max_attempts = 3) {
-    S3Options o;
-    o.endpoint = server_->endpoint();
-    o.bucket = "retry-bucket";
-    o.access_key_id = "AKIDRETRY";
-    o.secret_access_key = kSecret;
+    S3Options o = ClientOptions("retry-bucket", "AKIDRETRY", kSecret);
     o.max_attempts = max_attempts;
-    o.backoff_base = milliseconds(5);
-    o.backoff_max = milliseconds(20);
     o.request_timeout = milliseconds(300);
     o.multipart_threshold = 64;
-    auto store = MakeS3ObjectStore(o);
-    EXPECT_TRUE(store.ok()) << store.status().ToString();
-    return store.ok() ? *std::move(store) : nullptr;
+    return Make(o);
   }
 
-  size_t requests() const { return server_->requests().size(); }
-
-  std::atomic<int> count_{0};
-  std::unique_ptr<LoopbackHttpServer> server_;
+  size_t requests() const { return recorded().size(); }
 };
 
 void ExpectNoSecret(const Status& status) {

@@ -9,7 +9,7 @@
 #include <map>
 
 #include "s3/http_client.h"
-#include "s3/loopback_http_server.h"
+#include "s3/testing/loopback_http_server.h"
 #include "s3/s3_address.h"
 #include "s3/s3_client.h"
 #include "s3/s3_test_util.h"

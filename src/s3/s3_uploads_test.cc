@@ -5,8 +5,9 @@
 #include <atomic>
 #include <chrono>
 
-#include "s3/loopback_http_server.h"
 #include "s3/s3_client.h"
+#include "s3/scripted_server_test.h"
+#include "s3/testing/loopback_http_server.h"
 
 namespace higgins::s3 {
 namespace {
@@ -36,34 +37,15 @@ std::string UploadsXml(const std::vector<MultipartUpload>& uploads, std::string_
          "</NextUploadIdMarker></ListMultipartUploadsResult>";
 }
 
-class UploadsTest : public ::testing::Test {
+class UploadsTest : public ScriptedServerTest {
  protected:
-  void Serve(std::function<Reply(int, const RecordedRequest&)> handler) {
-    auto server = LoopbackHttpServer::Start(
-        [this, handler](const RecordedRequest& r) { return handler(count_++, r); });
-    ASSERT_TRUE(server.ok()) << server.status().ToString();
-    server_ = *std::move(server);
-  }
-
   std::unique_ptr<ObjectStore> Store(uint32_t page_size = 1000) {
-    S3Options o;
-    o.endpoint = server_->endpoint();
-    o.bucket = "up-bucket";
-    o.access_key_id = "AKIDUPLOADS";
-    o.secret_access_key = "uploads-secret";
-    o.max_attempts = 3;
-    o.backoff_base = milliseconds(5);
-    o.backoff_max = milliseconds(20);
+    S3Options o = ClientOptions("up-bucket", "AKIDUPLOADS", "uploads-secret");
     o.list_page_size = page_size;
-    auto store = MakeS3ObjectStore(o);
-    EXPECT_TRUE(store.ok()) << store.status().ToString();
-    return store.ok() ? *std::move(store) : nullptr;
+    return Make(o);
   }
 
-  std::vector<RecordedRequest> requests() const { return server_->requests(); }
-
-  std::atomic<int> count_{0};
-  std::unique_ptr<LoopbackHttpServer> server_;
+  std::vector<RecordedRequest> requests() const { return recorded(); }
 };
 
 TEST_F(UploadsTest, ListingFollowsBothMarkersAcrossPages) {

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "higgins/arrow/ipc/reader.h"
+#include "s3/testing/memory_object_store.h"
 #include "storage/segment_object.h"
 #include "storage/storage_test_util.h"
 

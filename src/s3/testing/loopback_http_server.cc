@@ -1,5 +1,5 @@
 // LoopbackHttpServer: a scripted one-request-per-connection HTTP server for client tests.
-#include "s3/loopback_http_server.h"
+#include "s3/testing/loopback_http_server.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>

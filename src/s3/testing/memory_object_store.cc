@@ -5,7 +5,7 @@
 #include <mutex>
 #include <utility>
 
-#include "s3/object_store.h"
+#include "s3/testing/memory_object_store.h"
 
 namespace higgins::s3 {
 

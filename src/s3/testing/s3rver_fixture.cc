@@ -1,5 +1,5 @@
 // S3rverProcess: s3rver as a child process for tests.
-#include "s3/s3rver_fixture.h"
+#include "s3/testing/s3rver_fixture.h"
 
 #include <fcntl.h>
 #include <signal.h>

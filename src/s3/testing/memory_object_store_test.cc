@@ -5,7 +5,7 @@
 #include <thread>
 #include <vector>
 
-#include "s3/object_store.h"
+#include "s3/testing/memory_object_store.h"
 #include "s3/s3_test_util.h"
 
 namespace higgins::s3 {
