@@ -108,7 +108,7 @@ consumer  demand  in_flight
 # records committed after the subscription was created.
 
 $ higgins-cli --port $PORT subscribe --stream events --count 2 --output ndjson > current.out 2> current.err & pid=$!
-$ for i in $(seq 200); do grep -q created current.err && break; sleep 0.05; done
+$ for i in $(seq 200); do grep -qs created current.err && break; sleep 0.05; done
 $ printf '{"key":"a","n":7}\n{"key":"a","n":8}\n' | higgins-cli --port $PORT produce --stream events > /dev/null
 $ wait $pid; echo "exit $?"
 exit 0
