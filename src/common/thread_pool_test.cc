@@ -71,9 +71,7 @@ TEST(ThreadPoolTest, HooksRunOnTheThreadOfTheirIndex) {
 TEST(ThreadPoolTest, AFailedStartHookFailsStartAndStopsTheThreadsStarted) {
   std::atomic<int> stops{0};
   ThreadPool::Hooks hooks;
-  hooks.start = [](size_t i) {
-    return i == 2 ? Status::IOError("no sandbox") : Status::OK();
-  };
+  hooks.start = [](size_t i) { return i == 2 ? Status::IOError("no sandbox") : Status::OK(); };
   hooks.stop = [&](size_t) { ++stops; };
   auto pool = ThreadPool::Start(4, hooks);
   EXPECT_EQ(pool.status(), Status::IOError("no sandbox"));

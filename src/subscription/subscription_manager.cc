@@ -524,8 +524,8 @@ BatchingWorker<>::NextRun SubscriptionManager::DeliverRound() {
                    w.grant.key, w.grant.start, w.grant.end, rows.status().ToString());
       continue;
     }
-    w.sink.push(SubscriptionPush{w.sub->decl.id, w.sub->decl.stream, w.grant.key,
-                                 *std::move(rows), w.grant.redelivered});
+    w.sink.push(SubscriptionPush{w.sub->decl.id, w.sub->decl.stream, w.grant.key, *std::move(rows),
+                                 w.grant.redelivered});
   }
   for (auto& [sub, why] : ended) TellEnded(*sub, why);
   return Clock::now();  // look again at once: more may be grantable

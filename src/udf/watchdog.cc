@@ -20,9 +20,8 @@ void Watchdog::Arm(v8::Isolate* isolate, Clock::time_point deadline) {
   if (entry.timer != DeadlineTimer::kNone) timer_.Cancel(entry.timer);  // armed twice
   entry.arming = ++armings_;
   entry.fired = false;
-  entry.timer = timer_.Schedule(deadline, [this, isolate, arming = entry.arming] {
-    Fire(isolate, arming);
-  });
+  entry.timer =
+      timer_.Schedule(deadline, [this, isolate, arming = entry.arming] { Fire(isolate, arming); });
 }
 
 bool Watchdog::Disarm(v8::Isolate* isolate) {
