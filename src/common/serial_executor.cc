@@ -13,12 +13,14 @@ SerialExecutor::~SerialExecutor() {
   thread_.join();
 }
 
-void SerialExecutor::Post(std::function<void()> task) {
+bool SerialExecutor::Post(std::function<void()> task) {
   {
     std::lock_guard lock(mu_);
+    if (stopping_) return false;
     tasks_.push_back(std::move(task));
   }
   cv_.notify_one();
+  return true;
 }
 
 void SerialExecutor::Run() {

@@ -9,9 +9,11 @@
 namespace higgins {
 
 /// One thread running posted tasks in order. The destructor runs the tasks already posted, then
-/// joins. Used to keep slow administrative requests (module uploads, which compile
+/// joins; a Post racing with it is refused (returns false, the task never runs, not even
+/// inline). Used to keep slow administrative requests (module uploads, which compile
 /// WebAssembly, and configuration changes, which open streams) off the network threads.
-/// Thread-safety: Post may be called from any thread.
+/// Thread-safety: Post may be called from any thread, tasks included. Tasks must not throw (an
+/// escaping exception ends the process).
 class SerialExecutor {
  public:
   SerialExecutor();
@@ -19,7 +21,8 @@ class SerialExecutor {
   SerialExecutor(const SerialExecutor&) = delete;
   SerialExecutor& operator=(const SerialExecutor&) = delete;
 
-  void Post(std::function<void()> task);
+  /// Queues `task`; false once the destructor has begun.
+  bool Post(std::function<void()> task);
 
  private:
   void Run();

@@ -14,29 +14,44 @@ DerivedEngine::~DerivedEngine() {
 }
 
 Status DerivedEngine::Start() {
-  timer_ = std::thread([this] { Timer(); });
-  for (int i = 0; i < options_.workers; ++i) {
-    std::promise<Status> started;
-    auto future = started.get_future();
-    workers_.emplace_back([this, &started] { Work(&started); });
-    Status s = future.get();
-    if (!s.ok()) {
-      Stop();
-      return s.WithContext("starting derived-stream worker " + std::to_string(i));
+  const size_t workers = static_cast<size_t>(std::max(options_.workers, 1));
+  sandboxes_.resize(workers);
+  last_errors_.resize(workers);
+  ThreadPool::Hooks hooks;
+  hooks.start = [this](size_t i) -> Status {
+    auto sandbox = engine_->NewSandbox();
+    if (!sandbox.ok()) {
+      return sandbox.status().WithContext("starting derived-stream worker " + std::to_string(i));
     }
+    sandboxes_[i] = *std::move(sandbox);
+    return Status::OK();
+  };
+  hooks.stop = [this](size_t i) { sandboxes_[i].reset(); };  // on its own thread
+  auto pool = ThreadPool::Start(workers, std::move(hooks));
+  if (!pool.ok()) {
+    Stop();
+    return pool.status();
+  }
+  std::lock_guard lock(mu_);
+  pool_ = *std::move(pool);
+  std::vector<std::shared_ptr<Slot>> unstarted;
+  unstarted.swap(unstarted_);
+  for (const auto& slot : unstarted) {
+    slot->queued = false;
+    ScheduleLocked(slot);
   }
   return Status::OK();
 }
 
 void DerivedEngine::Stop() {
+  ThreadPool* pool = nullptr;
   {
     std::lock_guard lock(mu_);
-    if (stopping_ && workers_.empty() && !timer_.joinable()) return;
     stopping_ = true;
+    pool = pool_.get();
   }
-  work_cv_.notify_all();
-  for (auto& worker : workers_) worker.join();
-  workers_.clear();
+  // Running turns finish; queued ones return at once (stopping_); the sandboxes are released.
+  if (pool != nullptr) pool->Stop();
   std::vector<Finished> left;
   {
     std::lock_guard lock(wait_mu_);
@@ -45,40 +60,28 @@ void DerivedEngine::Stop() {
       FinishLocked(waiters_.begin()->first, Status::IOError("the broker is shutting down"), &left);
     }
   }
-  timer_cv_.notify_all();
-  if (timer_.joinable()) timer_.join();
+  timer_.Stop();
   for (auto& f : left) f.waiter.done(f.status);
 }
 
-void DerivedEngine::Work(std::promise<Status>* started) {
-  auto sandbox = engine_->NewSandbox();
-  started->set_value(sandbox.status());
-  if (!sandbox.ok()) return;
-  std::string last_error;
+void DerivedEngine::RunTurn(const std::shared_ptr<Slot>& slot, size_t worker) {
   std::unique_lock lock(mu_);
-  while (true) {
-    work_cv_.wait(lock, [this] { return stopping_ || !ready_.empty(); });
-    if (stopping_) break;
-    std::shared_ptr<Slot> slot = std::move(ready_.front());
-    ready_.pop_front();
-    slot->queued = false;
-    if (slot->removed) continue;
-    slot->running = true;
-    slot->again = false;
-    lock.unlock();
-    auto more = slot->stream->Step(sandbox->get(), options_.calls_per_turn);
-    if (!more.ok() && more.status().message() != last_error) {
-      last_error = more.status().message();
-      spdlog::error("stream '{}': processing stopped: {}", slot->stream->name(),
-                    more.status().ToString());
-    }
-    lock.lock();
-    slot->running = false;
-    if (!slot->removed && ((more.ok() && *more) || slot->again)) ScheduleLocked(slot);
-    idle_cv_.notify_all();
-  }
+  slot->queued = false;
+  if (stopping_ || slot->removed) return;
+  slot->running = true;
+  slot->again = false;
   lock.unlock();
-  sandbox->reset();  // on its own thread
+  auto more = slot->stream->Step(sandboxes_[worker].get(), options_.calls_per_turn);
+  std::string& last_error = last_errors_[worker];
+  if (!more.ok() && more.status().message() != last_error) {
+    last_error = more.status().message();
+    spdlog::error("stream '{}': processing stopped: {}", slot->stream->name(),
+                  more.status().ToString());
+  }
+  lock.lock();
+  slot->running = false;
+  if (!slot->removed && ((more.ok() && *more) || slot->again)) ScheduleLocked(slot);
+  idle_cv_.notify_all();
 }
 
 void DerivedEngine::ScheduleLocked(const std::shared_ptr<Slot>& slot) {
@@ -88,8 +91,11 @@ void DerivedEngine::ScheduleLocked(const std::shared_ptr<Slot>& slot) {
   }
   if (slot->queued || slot->removed) return;
   slot->queued = true;
-  ready_.push_back(slot);
-  work_cv_.notify_one();
+  if (!pool_) {
+    unstarted_.push_back(slot);
+    return;
+  }
+  pool_->Post([this, slot](size_t worker) { RunTurn(slot, worker); });
 }
 
 void DerivedEngine::Add(std::shared_ptr<DerivedProcessor> stream, std::vector<std::string> inputs) {
@@ -187,10 +193,9 @@ void DerivedEngine::WaitUntil(std::vector<Watch> watches, Clock::time_point dead
         waiter.unmet = waiter.needs.size();
         waiter.describe = std::move(describe);
         waiter.done = std::move(done);
-        const bool earliest = deadlines_.empty() || deadline < deadlines_.begin()->first;
-        waiter.deadline = deadlines_.emplace(deadline, w);
+        // Its callback takes wait_mu_, so it finds the waiter registered below.
+        waiter.timer = timer_.Schedule(deadline, [this, w] { Expire(w); });
         waiters_.emplace(w, std::move(waiter));
-        if (earliest) timer_cv_.notify_one();
         return;
       }
     }
@@ -212,33 +217,20 @@ void DerivedEngine::FinishLocked(uint64_t id, Status status, std::vector<Finishe
     partition->second.by_count.erase(need.entry);
     if (partition->second.by_count.empty()) watching_.erase(partition);
   }
-  deadlines_.erase(waiter.deadline);
+  timer_.Cancel(waiter.timer);  // a callback already started finds no waiter
   out->push_back(Finished{std::move(waiter), std::move(status)});
   waiters_.erase(it);
 }
 
-void DerivedEngine::Timer() {
-  std::unique_lock lock(wait_mu_);
-  while (!timer_stop_) {
-    if (deadlines_.empty()) {
-      timer_cv_.wait(lock);
-    } else {
-      // A copy: the node holding the earliest deadline may be erased while this waits.
-      const Clock::time_point next = deadlines_.begin()->first;
-      timer_cv_.wait_until(lock, next);
-    }
-    if (timer_stop_) break;
-    std::vector<Finished> finished;
-    const auto now = Clock::now();
-    while (!deadlines_.empty() && deadlines_.begin()->first <= now) {
-      const uint64_t w = deadlines_.begin()->second;
-      FinishLocked(w, Status::DeadlineExceeded(waiters_.at(w).describe()), &finished);
-    }
-    if (finished.empty()) continue;
-    lock.unlock();
-    for (auto& f : finished) f.waiter.done(f.status);
-    lock.lock();
+void DerivedEngine::Expire(uint64_t id) {
+  std::vector<Finished> finished;
+  {
+    std::lock_guard lock(wait_mu_);
+    auto it = waiters_.find(id);
+    if (it == waiters_.end()) return;  // met, or failed by Stop, since its deadline was set
+    FinishLocked(id, Status::DeadlineExceeded(it->second.describe()), &finished);
   }
+  for (auto& f : finished) f.waiter.done(f.status);
 }
 
 std::map<std::string, std::pair<uint64_t, uint64_t>> DerivedEngine::Counters() const {

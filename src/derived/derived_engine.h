@@ -3,19 +3,18 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
-#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
+#include "common/deadline_timer.h"
+#include "common/thread_pool.h"
 #include "derived/derived_stream.h"
 #include "higgins/result.h"
 #include "udf/engine.h"
@@ -32,6 +31,10 @@ namespace higgins::derived {
 /// commit reads each of its keys' counts once and touches only the needs it meets: its cost
 /// does not grow with the number of pending waits. Waits fail with DeadlineExceeded when their
 /// deadline passes.
+///
+/// Threads: the workers are a ThreadPool (common/thread_pool.h) whose start and stop hooks make
+/// and release each worker's Sandbox on its own thread; a scheduled stream is one task. The
+/// deadlines of waits are callbacks of a DeadlineTimer (common/deadline_timer.h).
 ///
 /// Thread-safety: every method may be called from any thread.
 class DerivedEngine {
@@ -106,21 +109,23 @@ class DerivedEngine {
     std::vector<Need> needs;
     std::function<std::string()> describe;
     std::function<void(Status)> done;
-    std::multimap<Clock::time_point, uint64_t>::iterator deadline;
+    DeadlineTimer::Id timer = DeadlineTimer::kNone;  // its deadline's callback (Expire)
   };
   struct Finished {
     Waiter waiter;
     Status status;
   };
 
-  void Work(std::promise<Status>* started);
+  /// One turn of `slot` on worker `worker` (a pool task): up to calls_per_turn chunks.
+  void RunTurn(const std::shared_ptr<Slot>& slot, size_t worker);
   void ScheduleLocked(const std::shared_ptr<Slot>& slot);
   /// "<stream>\0<key>" (stream names hold no NUL), the index of watching_.
   static void WatchId(std::string_view stream, std::string_view key, std::string* id);
   /// Removes waiter `id` and its unmet needs from every index and moves it to `out` with
   /// `status`.
   void FinishLocked(uint64_t id, Status status, std::vector<Finished>* out);
-  void Timer();
+  /// The deadline of waiter `id` passed (timer thread); nothing if it finished since.
+  void Expire(uint64_t id);
   /// Meets the waits on WatchId(stream, key) for each key (under wait_mu_).
   template <typename Keys>
   void AnswerLocked(std::string_view stream, const Keys& keys, std::vector<Finished>* finished);
@@ -128,21 +133,21 @@ class DerivedEngine {
   udf::Engine* const engine_;
   const Options options_;
   mutable std::mutex mu_;
-  std::condition_variable work_cv_;
   std::condition_variable idle_cv_;  // a slot stopped running
   std::map<std::string, std::shared_ptr<Slot>, std::less<>> slots_;
-  std::deque<std::shared_ptr<Slot>> ready_;
+  std::vector<std::shared_ptr<Slot>> unstarted_;  // scheduled before Start made pool_
   bool stopping_ = false;
-  std::vector<std::thread> workers_;
+  /// Worker i's Sandbox and last error logged, used only by worker i's thread.
+  std::vector<std::unique_ptr<udf::Sandbox>> sandboxes_;
+  std::vector<std::string> last_errors_;
+  std::unique_ptr<ThreadPool> pool_;  // set by Start under mu_
 
   mutable std::mutex wait_mu_;
-  std::condition_variable timer_cv_;
   uint64_t next_waiter_ = 0;
   std::unordered_map<uint64_t, Waiter> waiters_;
-  std::multimap<Clock::time_point, uint64_t> deadlines_;  // -> waiter id
-  std::unordered_map<std::string, Partition> watching_;   // by WatchId
-  bool timer_stop_ = false;
-  std::thread timer_;
+  std::unordered_map<std::string, Partition> watching_;  // by WatchId
+  bool timer_stop_ = false;  // no more waits: Stop failed the pending ones
+  DeadlineTimer timer_;      // after what its callbacks use; stopped by Stop
 };
 
 }  // namespace higgins::derived

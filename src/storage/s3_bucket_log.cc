@@ -18,11 +18,8 @@ constexpr uint64_t kScanFetchBytes = 8ull << 20;
 }  // namespace
 
 void S3Shared::Wake() {
-  {
-    std::lock_guard lock(wake_mu);
-    wake = true;
-  }
-  wake_cv.notify_one();
+  std::lock_guard lock(wake_mu);
+  if (uploader != nullptr) uploader->Wake();
 }
 
 void S3Shared::SetUploadError(const Status& status) {

@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/batching_worker.h"
 #include "s3/object_store.h"
 #include "storage/file_bucket_log.h"
 #include "storage/read_cache.h"
@@ -40,9 +40,10 @@ struct S3Shared {
   std::atomic<uint64_t> failed_uploads{0};
   std::atomic<uint64_t> remote_reads{0};
 
+  /// The storage's uploader, which Wake wakes; null once the storage is gone (the bucket
+  /// logs may outlive it). Guarded by wake_mu.
   std::mutex wake_mu;
-  std::condition_variable wake_cv;
-  bool wake = false;
+  BatchingWorker<>* uploader = nullptr;
 
   /// The open buckets, which the uploader visits (a bucket leaves when its log is closed).
   std::mutex buckets_mu;

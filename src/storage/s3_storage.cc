@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <random>
-#include <thread>
 
 #include "common/file_util.h"
 #include "storage/s3_bucket_log.h"
@@ -48,17 +47,22 @@ class S3BucketLog final : public BucketLog {
 class S3Storage final : public Storage {
  public:
   S3Storage(std::string directory, std::shared_ptr<S3Shared> shared)
-      : directory_(std::move(directory)), shared_(std::move(shared)) {
-    uploader_ = std::thread([this] { RunUploader(); });
+      : directory_(std::move(directory)),
+        shared_(std::move(shared)),
+        tick_(std::clamp(shared_->options.segment_max_age / 4, std::chrono::milliseconds(10),
+                         std::chrono::milliseconds(500))),
+        uploader_([this](std::vector<std::monostate>&) { return UploadRound(); },
+                  std::chrono::steady_clock::now() + tick_) {
+    std::lock_guard lock(shared_->wake_mu);
+    shared_->uploader = &uploader_;
   }
 
   ~S3Storage() override {
     {
       std::lock_guard lock(shared_->wake_mu);
-      stopping_ = true;
+      shared_->uploader = nullptr;
     }
-    shared_->wake_cv.notify_one();
-    uploader_.join();
+    uploader_.Stop();
   }
 
   Result<std::unique_ptr<BucketLog>> OpenBucket(uint64_t stream_id, uint32_t bucket,
@@ -119,29 +123,22 @@ class S3Storage final : public Storage {
   }
 
  private:
-  void RunUploader() {
-    const auto tick = std::clamp(shared_->options.segment_max_age / 4,
-                                 std::chrono::milliseconds(10), std::chrono::milliseconds(500));
-    while (true) {
-      {
-        std::unique_lock lock(shared_->wake_mu);
-        shared_->wake_cv.wait_for(lock, tick, [&] { return shared_->wake || stopping_; });
-        if (stopping_) return;
-        shared_->wake = false;
-      }
-      std::vector<std::shared_ptr<S3BucketCore>> buckets;
-      {
-        std::lock_guard lock(shared_->buckets_mu);
-        buckets = shared_->buckets;
-      }
-      for (const auto& bucket : buckets) bucket->UploadTick(std::chrono::steady_clock::now());
+  /// One round of the uploader thread (woken by a bucket that sealed a segment, or every
+  /// tick_): every open bucket's UploadTick.
+  BatchingWorker<>::NextRun UploadRound() {
+    std::vector<std::shared_ptr<S3BucketCore>> buckets;
+    {
+      std::lock_guard lock(shared_->buckets_mu);
+      buckets = shared_->buckets;
     }
+    for (const auto& bucket : buckets) bucket->UploadTick(std::chrono::steady_clock::now());
+    return std::chrono::steady_clock::now() + tick_;
   }
 
   const std::string directory_;
   const std::shared_ptr<S3Shared> shared_;
-  bool stopping_ = false;  // guarded by shared_->wake_mu
-  std::thread uploader_;
+  const std::chrono::milliseconds tick_;
+  BatchingWorker<> uploader_;  // last: its thread uses the members above
 };
 
 constexpr char kOwnerObject[] = "higgins-owner";

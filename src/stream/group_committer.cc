@@ -14,7 +14,11 @@ int64_t GroupCommitter::SystemNowMs() {
 }
 
 GroupCommitter::GroupCommitter(Clock clock)
-    : clock_(clock ? std::move(clock) : Clock(SystemNowMs)), thread_([this] { Run(); }) {}
+    : clock_(clock ? std::move(clock) : Clock(SystemNowMs)),
+      worker_([this](std::vector<Job>& jobs) {
+        CommitGroup(jobs);
+        return BatchingWorker<Job>::NextRun();
+      }) {}
 
 GroupCommitter::~GroupCommitter() {
   Stop();
@@ -22,25 +26,13 @@ GroupCommitter::~GroupCommitter() {
 
 void GroupCommitter::Submit(std::shared_ptr<StreamLog> stream, PreparedProduce prepared,
                             Done done) {
-  {
-    std::lock_guard lock(mu_);
-    if (!stopping_) {
-      queue_.push_back(Job{std::move(stream), std::move(prepared), std::move(done)});
-      cv_.notify_one();
-      return;
-    }
-  }
-  done(Status::ResourceExhausted("the broker is shutting down"));
+  Job job{std::move(stream), std::move(prepared), std::move(done)};
+  if (worker_.Post(job)) return;
+  job.done(Status::ResourceExhausted("the broker is shutting down"));
 }
 
 void GroupCommitter::Stop() {
-  {
-    std::lock_guard lock(mu_);
-    if (stopping_ && !thread_.joinable()) return;
-    stopping_ = true;
-    cv_.notify_one();
-  }
-  if (thread_.joinable()) thread_.join();
+  worker_.Stop();
 }
 
 CommitterStats GroupCommitter::stats() const {
@@ -48,21 +40,7 @@ CommitterStats GroupCommitter::stats() const {
   return stats_;
 }
 
-void GroupCommitter::Run() {
-  std::deque<Job> jobs;
-  while (true) {
-    {
-      std::unique_lock lock(mu_);
-      cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and everything queued is committed
-      jobs.swap(queue_);
-    }
-    CommitGroup(jobs);
-    jobs.clear();
-  }
-}
-
-void GroupCommitter::CommitGroup(std::deque<Job>& jobs) {
+void GroupCommitter::CommitGroup(std::vector<Job>& jobs) {
   struct Outcome {
     Result<ProduceResult> result = Status::Internal("not committed");
     PendingEntries pending;

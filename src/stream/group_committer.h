@@ -1,13 +1,12 @@
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <thread>
+#include <vector>
 
+#include "common/batching_worker.h"
 #include "stream/stream_log.h"
 
 namespace higgins::stream {
@@ -23,7 +22,8 @@ struct CommitterStats {
 /// request queued since its last round, appends them all, syncs each bucket log written once,
 /// then publishes the records and completes the requests. So concurrent producers share one
 /// fsync, and a request's completion means its records are durable (on durable storage) and
-/// visible to queries.
+/// visible to queries. The thread and its queue are a BatchingWorker (common/batching_worker.h):
+/// one round per wake-up, over everything queued.
 ///
 /// Thread-safety: Submit may be called from any thread; `done` runs on the committer thread and
 /// must not block.
@@ -51,16 +51,12 @@ class GroupCommitter {
     PreparedProduce prepared;
     Done done;
   };
-  void Run();
-  void CommitGroup(std::deque<Job>& jobs);
+  void CommitGroup(std::vector<Job>& jobs);
 
   Clock clock_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Job> queue_;
-  bool stopping_ = false;
+  mutable std::mutex mu_;  // over stats_
   CommitterStats stats_;
-  std::thread thread_;
+  BatchingWorker<Job> worker_;  // last: its thread uses the members above
 };
 
 }  // namespace higgins::stream

@@ -135,23 +135,19 @@ void SubscriptionManager::Start() {
   std::lock_guard lock(mu_);
   if (started_) return;
   started_ = true;
-  delivery_ = std::thread([this] { DeliveryLoop(); });
-  syncer_ = std::thread([this] { SyncLoop(); });
+  delivery_ = std::make_unique<BatchingWorker<>>(
+      [this](std::vector<std::monostate>&) { return DeliverRound(); });
 }
 
 void SubscriptionManager::Stop() {
+  BatchingWorker<>* delivery = nullptr;
   {
     std::lock_guard lock(mu_);
     stopping_ = true;
+    delivery = delivery_.get();
   }
-  work_cv_.notify_all();
-  if (delivery_.joinable()) delivery_.join();
-  {
-    std::lock_guard lock(sync_mu_);
-    sync_stopping_ = true;
-  }
-  sync_cv_.notify_all();
-  if (syncer_.joinable()) syncer_.join();
+  if (delivery != nullptr) delivery->Stop();
+  syncer_.Stop();
 }
 
 uint64_t SubscriptionManager::StartOf(const Subscription& sub, std::string_view key) const {
@@ -180,7 +176,7 @@ void SubscriptionManager::Schedule(const SubPtr& sub) {
   if (sub->queued || sub->deleted || !sub->state.CanGrant()) return;
   sub->queued = true;
   work_.push_back(sub);
-  work_cv_.notify_one();
+  if (delivery_) delivery_->Wake();
 }
 
 Status SubscriptionManager::Restore(const Resolver& resolve) {
@@ -329,35 +325,20 @@ void SubscriptionManager::Acknowledge(
     if (!(*sub)->ref.sync) return done(Status::OK(), {});
     request = SyncRequest{*sub, *position, std::move(done)};
   }
-  {
-    std::lock_guard lock(sync_mu_);
-    if (!sync_stopping_) {
-      sync_queue_.push_back(std::move(request));
-      sync_cv_.notify_one();
-      return;
-    }
-  }
+  if (syncer_.Post(request)) return;
   request.done(Status::IOError("the broker is shutting down"), {});
 }
 
-void SubscriptionManager::SyncLoop() {
-  std::unique_lock lock(sync_mu_);
-  while (true) {
-    sync_cv_.wait(lock, [&] { return sync_stopping_ || !sync_queue_.empty(); });
-    if (sync_queue_.empty() && sync_stopping_) return;
-    std::deque<SyncRequest> batch;
-    batch.swap(sync_queue_);
-    lock.unlock();
-    // One sync per log covers every acknowledgement of the batch written to it.
-    std::map<SubscriptionLog*, std::pair<uint64_t, Status>> logs;
-    for (const SyncRequest& r : batch) {
-      auto& entry = logs[r.sub->log.get()];
-      entry.first = std::max(entry.first, r.position);
-    }
-    for (auto& [log, entry] : logs) entry.second = log->Sync(entry.first);
-    for (SyncRequest& r : batch) r.done(logs[r.sub->log.get()].second, {});
-    lock.lock();
+BatchingWorker<>::NextRun SubscriptionManager::SyncRound(std::vector<SyncRequest>& batch) {
+  // One sync per log covers every acknowledgement of the batch written to it.
+  std::map<SubscriptionLog*, std::pair<uint64_t, Status>> logs;
+  for (const SyncRequest& r : batch) {
+    auto& entry = logs[r.sub->log.get()];
+    entry.first = std::max(entry.first, r.position);
   }
+  for (auto& [log, entry] : logs) entry.second = log->Sync(entry.first);
+  for (SyncRequest& r : batch) r.done(logs[r.sub->log.get()].second, {});
+  return std::nullopt;
 }
 
 SubscriptionReport SubscriptionManager::Report(const Subscription& sub, bool detailed,
@@ -427,7 +408,7 @@ Status SubscriptionManager::Delete(std::string_view id, std::string_view stream)
     Forget(sub);
     ended_.emplace_back(sub,
                         Status::NotFound("subscription " + IdText(sub->decl.id) + " was deleted"));
-    work_cv_.notify_one();
+    if (delivery_) delivery_->Wake();
   }
   return sub->log ? sub->log->Remove() : Status::OK();
 }
@@ -452,7 +433,7 @@ void SubscriptionManager::DropStream(std::string_view stream) {
           sub, Status::NotFound("subscription " + IdText(sub->decl.id) + " ended: stream '" +
                                 sub->decl.stream + "' was deleted"));
     }
-    work_cv_.notify_one();
+    if (delivery_) delivery_->Wake();
   }
   for (const SubPtr& sub : dropped) {
     if (!sub->log) continue;
@@ -484,77 +465,70 @@ void SubscriptionManager::OnCommit(const std::string& stream,
   }
 }
 
-void SubscriptionManager::DeliveryLoop() {
+BatchingWorker<>::NextRun SubscriptionManager::DeliverRound() {
   struct Work {
     SubPtr sub;
     Grant grant;
     PushSink sink;
   };
   std::unique_lock lock(mu_);
-  while (!stopping_) {
-    Clock::time_point now = Clock::now();
-    if (next_expiry_ && *next_expiry_ <= now) {
-      next_expiry_.reset();
-      for (auto& [id, sub] : subscriptions_) {
-        auto next = sub->state.Expire(now);
-        if (next && (!next_expiry_ || *next < *next_expiry_)) next_expiry_ = next;
-        Schedule(sub);
-      }
+  if (stopping_) return std::nullopt;
+  Clock::time_point now = Clock::now();
+  if (next_expiry_ && *next_expiry_ <= now) {
+    next_expiry_.reset();
+    for (auto& [id, sub] : subscriptions_) {
+      auto next = sub->state.Expire(now);
+      if (next && (!next_expiry_ || *next < *next_expiry_)) next_expiry_ = next;
+      Schedule(sub);
     }
-    // Grants of a few subscriptions, made under the lock; records read and pushed without it.
-    // Only this thread pushes, so a partition's pushes leave in grant order.
-    std::vector<Work> batch;
-    std::vector<std::pair<SubPtr, Status>> ended;
-    ended.swap(ended_);
-    while (!work_.empty() && batch.size() < 256) {
-      SubPtr sub = std::move(work_.front());
-      work_.pop_front();
-      sub->queued = false;
-      if (sub->deleted) continue;
-      auto eligible = [&sub](uint64_t consumer) {
-        auto it = sub->sinks.find(consumer);
-        return it == sub->sinks.end() || !it->second.ready || it->second.ready();
-      };
-      int granted = 0;
-      for (; granted < 64; ++granted) {
-        auto grant = sub->state.NextGrant(
-            now, std::min(options_.max_push_records, sub->ref.source->MaxPerRead()), eligible);
-        if (!grant) break;
-        const Clock::time_point deadline = now + sub->state.visibility_timeout();
-        if (!next_expiry_ || deadline < *next_expiry_) next_expiry_ = deadline;
-        auto sink = sub->sinks.find(grant->consumer);
-        batch.push_back(
-            {sub, *std::move(grant), sink == sub->sinks.end() ? PushSink{} : sink->second});
-      }
-      // More to grant: back in line behind the others. Otherwise a commit, a take, an expiry
-      // or a consumer that is ready again schedules it.
-      if (granted == 64) Schedule(sub);
+  }
+  // Grants of a few subscriptions, made under the lock; records read and pushed without it.
+  // Only this thread pushes, so a partition's pushes leave in grant order.
+  std::vector<Work> batch;
+  std::vector<std::pair<SubPtr, Status>> ended;
+  ended.swap(ended_);
+  while (!work_.empty() && batch.size() < 256) {
+    SubPtr sub = std::move(work_.front());
+    work_.pop_front();
+    sub->queued = false;
+    if (sub->deleted) continue;
+    auto eligible = [&sub](uint64_t consumer) {
+      auto it = sub->sinks.find(consumer);
+      return it == sub->sinks.end() || !it->second.ready || it->second.ready();
+    };
+    int granted = 0;
+    for (; granted < 64; ++granted) {
+      auto grant = sub->state.NextGrant(
+          now, std::min(options_.max_push_records, sub->ref.source->MaxPerRead()), eligible);
+      if (!grant) break;
+      const Clock::time_point deadline = now + sub->state.visibility_timeout();
+      if (!next_expiry_ || deadline < *next_expiry_) next_expiry_ = deadline;
+      auto sink = sub->sinks.find(grant->consumer);
+      batch.push_back(
+          {sub, *std::move(grant), sink == sub->sinks.end() ? PushSink{} : sink->second});
     }
-    if (batch.empty() && ended.empty()) {
-      if (next_expiry_) {
-        work_cv_.wait_until(lock, *next_expiry_);
-      } else {
-        work_cv_.wait(lock);
-      }
+    // More to grant: back in line behind the others. Otherwise a commit, a take, an expiry
+    // or a consumer that is ready again schedules it.
+    if (granted == 64) Schedule(sub);
+  }
+  // Nothing to do: sleep until the next visibility timeout or a wake (Schedule, Delete).
+  if (batch.empty() && ended.empty()) return next_expiry_;
+  lock.unlock();
+  for (Work& w : batch) {
+    // The consumer left (its records went back when it did), or the subscription ended.
+    if (!w.sink.push || w.sub->deleted) continue;
+    auto rows = w.sub->ref.source->Read(w.grant.key, w.grant.start, w.grant.end);
+    if (!rows.ok()) {
+      // They stay in flight and go again when the visibility timeout passes.
+      spdlog::warn("subscription {}: cannot read '{}' [{}, {}): {}", IdText(w.sub->decl.id),
+                   w.grant.key, w.grant.start, w.grant.end, rows.status().ToString());
       continue;
     }
-    lock.unlock();
-    for (Work& w : batch) {
-      // The consumer left (its records went back when it did), or the subscription ended.
-      if (!w.sink.push || w.sub->deleted) continue;
-      auto rows = w.sub->ref.source->Read(w.grant.key, w.grant.start, w.grant.end);
-      if (!rows.ok()) {
-        // They stay in flight and go again when the visibility timeout passes.
-        spdlog::warn("subscription {}: cannot read '{}' [{}, {}): {}", IdText(w.sub->decl.id),
-                     w.grant.key, w.grant.start, w.grant.end, rows.status().ToString());
-        continue;
-      }
-      w.sink.push(SubscriptionPush{w.sub->decl.id, w.sub->decl.stream, w.grant.key,
-                                   *std::move(rows), w.grant.redelivered});
-    }
-    for (auto& [sub, why] : ended) TellEnded(*sub, why);
-    lock.lock();
+    w.sink.push(SubscriptionPush{w.sub->decl.id, w.sub->decl.stream, w.grant.key, *std::move(rows),
+                                 w.grant.redelivered});
   }
+  for (auto& [sub, why] : ended) TellEnded(*sub, why);
+  return Clock::now();  // look again at once: more may be grantable
 }
 
 }  // namespace higgins::subscription

@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -12,9 +11,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
+#include "common/batching_worker.h"
 #include "higgins/result.h"
 #include "stream/stream_index.h"
 #include "stream/stream_log.h"
@@ -102,7 +101,9 @@ struct SubscriptionReport {
 /// durable storage), learns of commits, and pushes records to consumers with demand from one
 /// delivery thread, which also expires visibility timeouts. Acknowledgements are made durable by
 /// one sync thread, which fsyncs each log once for every acknowledgement written before (group
-/// sync).
+/// sync). Both threads are BatchingWorkers (common/batching_worker.h): the delivery thread is
+/// woken by whatever makes a grant possible and wakes itself at the next visibility timeout; the
+/// sync thread takes every queued acknowledgement per round.
 ///
 /// Thread-safety: every method may be called from any thread.
 class SubscriptionManager {
@@ -124,9 +125,12 @@ class SubscriptionManager {
 
   explicit SubscriptionManager(Options options);
   ~SubscriptionManager();  // Stop()
-  /// Starts the delivery and sync threads.
+  /// Starts the delivery thread (the sync thread runs from construction). Not concurrently with
+  /// Stop.
   void Start();
-  /// Stops the threads; acknowledgements waiting for their sync fail. Idempotent.
+  /// Stops the delivery thread (a round in progress finishes; nothing is pushed after), then the
+  /// sync thread, which first syncs and answers the acknowledgements queued; later ones fail
+  /// with IOError "the broker is shutting down". Idempotent.
   void Stop();
 
   /// The stream a subscription reads: its source, its id, and whether it is durable.
@@ -199,13 +203,15 @@ class SubscriptionManager {
   void Forget(const SubPtr& sub);         // under mu_: removes from the maps
   /// Tells the consumers of a forgotten subscription that it ended (delivery thread).
   static void TellEnded(Subscription& sub, const Status& why);
-  void DeliveryLoop();
-  void SyncLoop();
+  /// One round of the delivery thread: expiries, grants, pushes; when to run again.
+  BatchingWorker<>::NextRun DeliverRound();
+  struct SyncRequest;
+  /// One round of the sync thread: one sync per log for every request of `batch`.
+  static BatchingWorker<>::NextRun SyncRound(std::vector<SyncRequest>& batch);
   static SubscriptionReport Report(const Subscription& sub, bool detailed, size_t limit);
 
   const Options options_;
   mutable std::mutex mu_;
-  std::condition_variable work_cv_;
   std::map<std::string, SubPtr, std::less<>> subscriptions_;  // by id
   std::map<std::string, std::vector<SubPtr>, std::less<>> by_stream_;
   std::map<std::string, std::vector<SubPtr>, std::less<>> by_follows_;  // StreamRef::follows
@@ -221,13 +227,9 @@ class SubscriptionManager {
     uint64_t position = 0;
     std::function<void(Status, std::vector<OffsetRange>)> done;
   };
-  std::mutex sync_mu_;
-  std::condition_variable sync_cv_;
-  std::deque<SyncRequest> sync_queue_;
-  bool sync_stopping_ = false;
-
-  std::thread delivery_;
-  std::thread syncer_;
+  BatchingWorker<SyncRequest> syncer_{SyncRound};
+  /// Made by Start (under mu_, like started_); Schedule wakes it.
+  std::unique_ptr<BatchingWorker<>> delivery_;
   bool started_ = false;
 };
 

@@ -1,10 +1,11 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
+#include <cstdint>
 #include <map>
 #include <mutex>
-#include <thread>
+
+#include "common/deadline_timer.h"
 
 namespace v8 {
 class Isolate;
@@ -20,14 +21,18 @@ namespace higgins::udf {
 /// even when the call had already returned by the time the watchdog fired (the termination would
 /// otherwise hit the sandbox's next call).
 ///
+/// The thread is a DeadlineTimer (common/deadline_timer.h): Arm schedules the termination at the
+/// deadline, Disarm cancels it.
+///
 /// Thread-safety: Arm and Disarm may be called from any thread; each isolate is armed by the one
-/// thread that uses it. TerminateExecution is only called under the watchdog's mutex, so once
-/// Disarm returns the watchdog no longer touches the isolate (it may then be disposed).
+/// thread that uses it. TerminateExecution is only called under the watchdog's mutex, for the
+/// arming still in entries_, so once Disarm returns the watchdog no longer touches the isolate
+/// (it may then be disposed), even if the timer's callback for it had already started.
 class Watchdog {
  public:
   using Clock = std::chrono::steady_clock;
 
-  Watchdog();
+  Watchdog() = default;
   /// Stops and joins the thread. No isolate may be armed.
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
@@ -40,20 +45,19 @@ class Watchdog {
 
  private:
   struct Entry {
-    Clock::time_point deadline;
+    uint64_t arming = 0;                             // which Arm this is
+    DeadlineTimer::Id timer = DeadlineTimer::kNone;  // its callback, for Disarm to cancel
     bool fired = false;
   };
 
-  void Loop();
+  /// The timer's callback for Arm number `arming` of `isolate`: terminates it if that arming is
+  /// still in entries_ (a late callback of an arming disarmed since does nothing).
+  void Fire(v8::Isolate* isolate, uint64_t arming);
 
   std::mutex mu_;
-  std::condition_variable wake_;
   std::map<v8::Isolate*, Entry> entries_;  // guarded by mu_
-  /// When the thread will next look at entries_ without being woken; max() while it waits for
-  /// an Arm. Arm only wakes it for an earlier deadline, so most calls cost no thread switch.
-  Clock::time_point next_check_ = Clock::time_point::max();  // guarded by mu_
-  bool stop_ = false;                                        // guarded by mu_
-  std::thread thread_;
+  uint64_t armings_ = 0;                   // guarded by mu_
+  DeadlineTimer timer_;  // last: stopped (its thread joined) before the members above go
 };
 
 }  // namespace higgins::udf
