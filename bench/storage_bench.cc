@@ -60,7 +60,8 @@ class BenchDir {
 std::unique_ptr<storage::BucketLog> OpenLog(const std::string& dir) {
   auto files = storage::MakeFileStorage(dir);
   if (!files.ok()) return nullptr;
-  auto log = (*files)->OpenBucket(1, 0, MakeBatch().schema(), 0);
+  auto log = (*files)->OpenBucket(higgins::StreamId(1), higgins::BucketId(0), MakeBatch().schema(),
+                                  higgins::Sequence(0));
   return log.ok() ? std::move(log).value() : nullptr;
 }
 

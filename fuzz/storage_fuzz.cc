@@ -23,10 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   static const auto schema = higgins::arrow::MakeSchema(
       {{"id", higgins::arrow::DataType::Utf8()}, {"seq", higgins::arrow::DataType::Int64()}});
-  auto footer = DecodeSegmentObjectFooter(bytes, *schema, 1, 0, 0, size + 4096);
+  auto footer = DecodeSegmentObjectFooter(bytes, *schema, higgins::StreamId(1),
+                                          higgins::BucketId(0), higgins::Sequence(0), size + 4096);
   if (footer.ok()) {
     // A footer that decodes lists consecutive entries, each with a block inside the object.
-    uint64_t next = 0;
+    higgins::Sequence next(0);
     for (const ObjectEntry& e : footer->entries) {
       if (e.base_sequence != next || e.row_count == 0 ||
           static_cast<uint64_t>(e.block.offset) + e.message_bytes() > size + 4096) {

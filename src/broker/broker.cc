@@ -26,13 +26,9 @@ Status MakeDirs(const std::string& path) {
   return Status::OK();
 }
 
-/// Errors streams get ids that user streams (counted from 1) never reach.
-constexpr uint64_t kErrorsStreamIdBit = 1ull << 62;
-
 }  // namespace
 
-Broker::Broker(BrokerOptions options)
-    : options_(std::move(options)), committer_(options_.clock) {
+Broker::Broker(BrokerOptions options) : options_(std::move(options)), committer_(options_.clock) {
   subscription::SubscriptionManager::Options sub;
   sub.dir = options_.dir + "/subscriptions";
   sub.max_subscriptions = options_.max_subscriptions;
@@ -43,7 +39,9 @@ Broker::Broker(BrokerOptions options)
   subscriptions_ = std::make_unique<subscription::SubscriptionManager>(std::move(sub));
 }
 
-Broker::~Broker() { Shutdown(); }
+Broker::~Broker() {
+  Shutdown();
+}
 
 Result<std::unique_ptr<Broker>> Broker::Open(BrokerOptions options) {
   HIGGINS_RETURN_IF_ERROR(MakeDirs(options.dir + "/modules"));
@@ -92,15 +90,15 @@ Result<subscription::SubscriptionManager::StreamRef> Broker::SubscriptionRef(
     return Status::NotSupported(
         "'" + std::string(stream) +
         "' is a time window stream, which subscriptions cannot follow yet (count windows they "
-        "can); subscribe to its base stream '" + window->base_name +
-        "' or query the window stream");
+        "can); subscribe to its base stream '" +
+        window->base_name + "' or query the window stream");
   }
   if (window->spec.interval > options_.max_range_records) {
-    return Status::NotSupported(
-        "'" + std::string(stream) + "' has windows of " + std::to_string(window->spec.interval) +
-        " records, more than a push may carry (--max-range-records, " +
-        std::to_string(options_.max_range_records) + "); subscribe to its base stream '" +
-        window->base_name + "'");
+    return Status::NotSupported("'" + std::string(stream) + "' has windows of " +
+                                std::to_string(window->spec.interval) +
+                                " records, more than a push may carry (--max-range-records, " +
+                                std::to_string(options_.max_range_records) +
+                                "); subscribe to its base stream '" + window->base_name + "'");
   }
   return subscription::SubscriptionManager::StreamRef{
       subscription::MakeCountWindowSource(window->base, window->spec.interval, window->spec.slide,
@@ -170,13 +168,13 @@ Result<std::shared_ptr<stream::StreamLog>> Broker::OpenStream(const config::Topo
   storage::Storage* storage = storages_.at(decl.storage).get();
   stream::StreamLog::Options options;
   options.name = decl.name;
-  options.id = topography.StreamId(decl.name);
+  options.id = topography.IdOf(decl.name);
   options.schema = topography.FindSchema(decl.schema)->schema;
   options.partition_key = decl.partition_key;
   options.buckets = decl.buckets;
   options.storage = storage;
   if (storage->durable()) {
-    options.index_dir = options_.dir + "/index/" + std::to_string(options.id);
+    options.index_dir = options_.dir + "/index/" + ToString(options.id);
     options.cache_bytes = options_.entry_cache_bytes;
   }
   options.max_records_per_request = options_.max_records_per_request;
@@ -208,7 +206,8 @@ Status Broker::StartJoin(const config::StreamDecl& decl,
         return Status::Internal("join map '" + entry.out + "' names no participant");
       }
       source.participant = static_cast<size_t>(participant - inputs.begin());
-      const auto field = options.participants[source.participant]->schema()->FieldIndex(entry.field);
+      const auto field =
+          options.participants[source.participant]->schema()->FieldIndex(entry.field);
       if (!field) return Status::Internal("join map '" + entry.out + "' names no field");
       source.field = static_cast<int>(*field);
     }
@@ -216,11 +215,10 @@ Status Broker::StartJoin(const config::StreamDecl& decl,
   options.derived = derived;
   if (derived->durable()) {
     // The intent log syncs when the join stream does (its storage's `fsync` option).
-    HIGGINS_ASSIGN_OR_RETURN(
-        options.intents,
-        derived::JoinIntentLog::Open(
-            options_.dir + "/index/" + std::to_string(derived->id()) + "/join-intent.log",
-            derived->syncs()));
+    HIGGINS_ASSIGN_OR_RETURN(options.intents, derived::JoinIntentLog::Open(
+                                                  options_.dir + "/index/" +
+                                                      ToString(derived->id()) + "/join-intent.log",
+                                                  derived->syncs()));
   }
   options.on_progress = [engine = derived_.get(), name = decl.name](
                             size_t participant, std::span<const std::string> keys) {
@@ -262,12 +260,12 @@ Status Broker::StartProcessor(const config::Topography& topography, const config
     storage::Storage* storage = storages_.at(decl.storage).get();
     stream::StreamLog::Options options;
     options.name = errors_name;
-    options.id = topography.StreamId(decl.name) | kErrorsStreamIdBit;
+    options.id = ErrorsStreamIdOf(topography.IdOf(decl.name));
     options.schema = derived::ErrorsStreamSchema();
     options.partition_key = "partition";
     options.storage = storage;
     if (storage->durable()) {
-      options.index_dir = options_.dir + "/index/" + std::to_string(options.id);
+      options.index_dir = options_.dir + "/index/" + ToString(options.id);
     }
     options.sync = topography.FindStorage(decl.storage)->syncs();
     HIGGINS_ASSIGN_OR_RETURN(auto log, stream::StreamLog::Open(std::move(options)));
@@ -320,8 +318,7 @@ Status Broker::PersistTopography(const config::Topography& topography) {
 
 Result<config::MergeOutcome> Broker::CreateConfiguration(std::string_view toml) {
   std::lock_guard config_lock(config_mu_);
-  HIGGINS_ASSIGN_OR_RETURN(config::Configuration configuration,
-                           config::ParseConfiguration(toml));
+  HIGGINS_ASSIGN_OR_RETURN(config::Configuration configuration, config::ParseConfiguration(toml));
   config::Topography merged;
   {
     std::shared_lock lock(mu_);
@@ -411,11 +408,12 @@ Status Broker::DeleteConfiguration(std::string_view key) {
   for (auto& [stream, storage] : dropped) {
     subscriptions_->DropStream(stream->name());
     stream->MarkDeleted();  // produces already holding the stream now fail with NotFound
-    const uint64_t id = stream->id();
+    const StreamId id = stream->id();
     Status s = storage->DropStream(id);
-    if (!s.ok()) spdlog::warn("stream '{}': deleting its data failed: {}", stream->name(), s.ToString());
+    if (!s.ok())
+      spdlog::warn("stream '{}': deleting its data failed: {}", stream->name(), s.ToString());
     std::error_code ec;
-    fs::remove_all(options_.dir + "/index/" + std::to_string(id), ec);
+    fs::remove_all(options_.dir + "/index/" + ToString(id), ec);
     spdlog::info("stream '{}' deleted", stream->name());
   }
   return Status::OK();
@@ -436,11 +434,11 @@ Result<uint64_t> Broker::UploadModule(std::string_view name, std::string_view by
       if (!info.ok() || decl.fn != name) continue;
       const bool reduce = decl.kind == config::StreamKind::kReduce;
       if (reduce != (info->run_kind == udf::RunKind::kReduce)) {
-        return Status::InvalidArgument(
-            "module '" + std::string(name) + "' is a " +
-            std::string(udf::RunKindName(info->run_kind)) + " module, but " +
-            std::string(config::StreamKindName(decl.kind)) + " stream '" + stream +
-            "' uses that name");
+        return Status::InvalidArgument("module '" + std::string(name) + "' is a " +
+                                       std::string(udf::RunKindName(info->run_kind)) +
+                                       " module, but " +
+                                       std::string(config::StreamKindName(decl.kind)) +
+                                       " stream '" + stream + "' uses that name");
       }
     }
   }
@@ -450,7 +448,9 @@ Result<uint64_t> Broker::UploadModule(std::string_view name, std::string_view by
   return module->version;
 }
 
-bool Broker::HasModule(std::string_view name) const { return modules_->Find(name) != nullptr; }
+bool Broker::HasModule(std::string_view name) const {
+  return modules_->Find(name) != nullptr;
+}
 
 Result<std::shared_ptr<stream::StreamLog>> Broker::FindStream(std::string_view name) const {
   std::shared_lock lock(mu_);
@@ -472,18 +472,18 @@ void Broker::Produce(std::string_view stream_name, std::string_view payload,
           "' holds the errors of a derived stream: its records are written by the broker"));
     }
     if (decl->kind != config::StreamKind::kSource) {
-      return done(Status::InvalidArgument(
-          "stream '" + std::string(stream_name) + "' is derived (" +
-          std::string(config::StreamKindName(decl->kind)) +
-          "): its records are produced by the broker, not by clients"));
+      return done(
+          Status::InvalidArgument("stream '" + std::string(stream_name) + "' is derived (" +
+                                  std::string(config::StreamKindName(decl->kind)) +
+                                  "): its records are produced by the broker, not by clients"));
     }
   }
   Status failure = (*stream)->failure();
   if (!failure.ok()) return done(failure);
   auto prepared = (*stream)->Prepare(payload, format);
   if (!prepared.ok()) {
-    return done(prepared.status().WithContext("produce to stream '" + std::string(stream_name) +
-                                              "'"));
+    return done(
+        prepared.status().WithContext("produce to stream '" + std::string(stream_name) + "'"));
   }
   if (!(*stream)->syncs()) {
     // Nothing to wait for: commit on this thread, sparing two thread hand-offs per request.
@@ -604,8 +604,7 @@ Broker::Need Broker::ProcessedNeed(const std::string& stream,
             {derived::JoinProgressId(stream, participant), key, count,
              [join, participant, key] { return join->Processed(participant, key); }}};
   }
-  return {"'" + stream + "'",
-          {stream, key, count, [log, key] { return log->index().Count(key); }}};
+  return {"'" + stream + "'", {stream, key, count, [log, key] { return log->index().Count(key); }}};
 }
 
 void Broker::WaitDownstream(const std::string& stream, std::map<std::string, uint64_t> needed,
@@ -633,8 +632,8 @@ void Broker::WaitDownstream(const std::string& stream, std::map<std::string, uin
         auto p = std::find(participants.begin(), participants.end(), stream);
         auto join = joins_.find(name);
         if (p == participants.end() || join == joins_.end()) continue;
-        dependents.push_back({name, log->second, join->second,
-                              static_cast<size_t>(p - participants.begin())});
+        dependents.push_back(
+            {name, log->second, join->second, static_cast<size_t>(p - participants.begin())});
       }
     }
   }
@@ -675,21 +674,21 @@ void Broker::WaitUpstream(const std::string& stream, const std::string& key, Dea
     return WaitUpstream(decl.base, key, deadline, std::move(done));  // a view of its base
   }
   if (!log || (decl.kind == config::StreamKind::kJoin && !join)) return done(Status::OK());
-  const std::vector<std::string> inputs =
-      decl.kind == config::StreamKind::kJoin ? JoinParticipants(decl)
-                                             : std::vector<std::string>{decl.base};
+  const std::vector<std::string> inputs = decl.kind == config::StreamKind::kJoin
+                                              ? JoinParticipants(decl)
+                                              : std::vector<std::string>{decl.base};
   auto all = AllOf(inputs.size(), std::move(done));
   for (size_t p = 0; p < inputs.size(); ++p) {
     WaitUpstream(inputs[p], key, deadline,
                  [this, p, input = inputs[p], stream, key, log, join, deadline, all](Status s) {
-      if (!s.ok()) return all(s);
-      auto input_log = FindStream(input);
-      if (!input_log.ok()) return all(input_log.status());
-      const uint64_t count = (*input_log)->index().Count(key);
-      std::vector<Need> needs;
-      needs.push_back(ProcessedNeed(stream, log, join, p, input, key, count));
-      WaitFor(std::move(needs), deadline, all);
-    });
+                   if (!s.ok()) return all(s);
+                   auto input_log = FindStream(input);
+                   if (!input_log.ok()) return all(input_log.status());
+                   const uint64_t count = (*input_log)->index().Count(key);
+                   std::vector<Need> needs;
+                   needs.push_back(ProcessedNeed(stream, log, join, p, input, key, count));
+                   WaitFor(std::move(needs), deadline, all);
+                 });
   }
 }
 

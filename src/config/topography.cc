@@ -181,9 +181,9 @@ const StreamDecl* Topography::FindStream(std::string_view name) const {
   return it == streams_.end() ? nullptr : &it->second;
 }
 
-uint64_t Topography::StreamId(std::string_view name) const {
+StreamId Topography::IdOf(std::string_view name) const {
   auto it = stream_ids_.find(name);
-  return it == stream_ids_.end() ? 0 : it->second;
+  return it == stream_ids_.end() ? StreamId(0) : StreamId(it->second);
 }
 
 }  // namespace higgins::config

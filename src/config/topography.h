@@ -7,8 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "higgins/result.h"
+#include "common/ids.h"
 #include "config/configuration.h"
+#include "higgins/result.h"
 
 namespace higgins::config {
 
@@ -45,10 +46,11 @@ class Topography {
   ///    call fails is stored with them null); every field of a reduce stream is a field of
   ///    the same type in its base's schema or is nullable (a partition's first base record is
   ///    its first reduce record); a map or reduce stream on durable storage has a base on
-  ///    durable storage (else after a restart the derived stream would be ahead of its base); join `map` values are "stream.field" naming a participant
-  ///    (the base or a join stream) and a field of its schema, keys are fields of the derived
-  ///    schema with the same type; window streams have a window and the base's schema;
-  ///    derived streams form no cycle ("cycle: a -> b -> a").
+  ///    durable storage (else after a restart the derived stream would be ahead of its base); join
+  ///    `map` values are "stream.field" naming a participant (the base or a join stream) and a
+  ///    field of its schema, keys are fields of the derived schema with the same type; window
+  ///    streams have a window and the base's schema; derived streams form no cycle ("cycle: a -> b
+  ///    -> a").
   /// Errors: InvalidArgument listing every problem, one per line.
   Result<MergeOutcome> Merge(const Configuration& config, const ModuleCheck& module_check);
 
@@ -77,7 +79,7 @@ class Topography {
   const SchemaDecl* FindSchema(std::string_view name) const;
   const StreamDecl* FindStream(std::string_view name) const;
   /// The stream's id, or 0 when there is no such stream. Ids start at 1.
-  uint64_t StreamId(std::string_view name) const;
+  StreamId IdOf(std::string_view name) const;
 
   const std::map<std::string, StorageDecl, std::less<>>& storages() const { return storages_; }
   const std::map<std::string, SchemaDecl, std::less<>>& schemas() const { return schemas_; }

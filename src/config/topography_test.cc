@@ -84,8 +84,8 @@ TEST(TopographyTest, QuickStartGetsItsStorageBucketsAndId) {
   ASSERT_NE(amount, nullptr);
   EXPECT_EQ(amount->storage, "memory");
   EXPECT_EQ(amount->buckets, kDefaultBuckets);
-  EXPECT_EQ(topography.StreamId("amount"), 1u);
-  EXPECT_EQ(topography.StreamId("missing"), 0u);
+  EXPECT_EQ(topography.IdOf("amount"), StreamId(1));
+  EXPECT_EQ(topography.IdOf("missing"), StreamId(0));
   ASSERT_NE(topography.FindSchema("amount"), nullptr);
   ASSERT_NE(topography.FindStorage("memory"), nullptr);
   EXPECT_EQ(topography.FindStorage("disk"), nullptr);
@@ -110,9 +110,10 @@ TEST(TopographyTest, RedeclarationWithoutStorageKeepsTheStorageAfterMoreAreDecla
   const Topography before = topography;
   EXPECT_EQ(MergeText(&topography, kQuickStart), "OK");
   EXPECT_EQ(topography, before);
-  EXPECT_EQ(MergeText(&topography, "[streams.other]\nschema = \"amount\"\npartition_key = \"id\"\n"),
-            "InvalidArgument: streams 'other': no 'storage' given and several storages are "
-            "declared; name one of 'disk', 'memory'");
+  EXPECT_EQ(
+      MergeText(&topography, "[streams.other]\nschema = \"amount\"\npartition_key = \"id\"\n"),
+      "InvalidArgument: streams 'other': no 'storage' given and several storages are "
+      "declared; name one of 'disk', 'memory'");
 }
 
 TEST(TopographyTest, RedeclarationWithDefaultsWrittenOutIsIdentical) {
@@ -311,18 +312,18 @@ std::string FullJoinMap(std::string_view field, std::string_view source = "") {
   std::string out = "{ ";
   for (const auto& [out_field, from] : map) {
     if (out.size() > 2) out += ", ";
-    out += std::string(out_field) + " = \"" +
-           std::string(out_field == field ? source : from) + "\"";
+    out +=
+        std::string(out_field) + " = \"" + std::string(out_field == field ? source : from) + "\"";
   }
   return out + " }";
 }
 
 TEST(TopographyTest, JoinMapMustCoverEveryFieldAndTakeTheKeyFromAKey) {
-  EXPECT_EQ(ErrorAfterQuickStart(JoinWith(R"(["address"])",
-                                          FullJoinMap("customer_id", "address.city"))),
-            "InvalidArgument: streams 'customer_address': the join's partition key "
-            "'customer_id' must be mapped from a participant's partition key (got "
-            "'address.city')");
+  EXPECT_EQ(
+      ErrorAfterQuickStart(JoinWith(R"(["address"])", FullJoinMap("customer_id", "address.city"))),
+      "InvalidArgument: streams 'customer_address': the join's partition key "
+      "'customer_id' must be mapped from a participant's partition key (got "
+      "'address.city')");
   EXPECT_EQ(ErrorAfterQuickStart(JoinWith(
                 R"(["address"])", R"({ customer_id = "address.customer_id", age = "customer.age",
 customer_first_name = "customer.first_name", city = "address.city" })")),
@@ -356,14 +357,12 @@ map = { id = "amount.id", label = "numbered.label" }
 }
 
 TEST(TopographyTest, UnknownJoinStream) {
-  EXPECT_EQ(ErrorAfterQuickStart(
-                JoinWith(R"(["address", "addresses"])", FullJoinMap(""))),
+  EXPECT_EQ(ErrorAfterQuickStart(JoinWith(R"(["address", "addresses"])", FullJoinMap(""))),
             "InvalidArgument: streams 'customer_address': unknown join stream 'addresses'");
 }
 
 TEST(TopographyTest, UnknownJoinField) {
-  EXPECT_EQ(ErrorAfterQuickStart(JoinWith(
-                R"(["address"])", FullJoinMap("city", "address.town"))),
+  EXPECT_EQ(ErrorAfterQuickStart(JoinWith(R"(["address"])", FullJoinMap("city", "address.town"))),
             "InvalidArgument: streams 'customer_address': map 'city' = 'address.town': stream "
             "'address' (schema 'address') has no field 'town'");
 }
@@ -411,10 +410,11 @@ TEST(TopographyTest, HandBuiltJoinMapNamingNoParticipantIsRefused) {
 }
 
 TEST(TopographyTest, TypeMismatchInJoinMap) {
-  EXPECT_EQ(ErrorAfterQuickStart(JoinWith(R"(["address"])", FullJoinMap("age", "customer.first_name"))),
-            "InvalidArgument: streams 'customer_address': map 'age' = 'customer.first_name': "
-            "type string of 'customer.first_name' differs from type int32 of field 'age' in "
-            "schema 'customer_address'");
+  EXPECT_EQ(
+      ErrorAfterQuickStart(JoinWith(R"(["address"])", FullJoinMap("age", "customer.first_name"))),
+      "InvalidArgument: streams 'customer_address': map 'age' = 'customer.first_name': "
+      "type string of 'customer.first_name' differs from type int32 of field 'age' in "
+      "schema 'customer_address'");
 }
 
 TEST(TopographyTest, JoinParticipantsMayHaveDottedNames) {
@@ -581,11 +581,11 @@ TEST(TopographyTest, JoinParticipantCannotBeDeleted) {
 TEST(TopographyTest, StreamDeclaredAgainAfterDeleteGetsANewId) {
   Topography topography;
   ASSERT_EQ(MergeText(&topography, kQuickStart), "OK");
-  EXPECT_EQ(topography.StreamId("amount"), 1u);
+  EXPECT_EQ(topography.IdOf("amount"), StreamId(1));
   ASSERT_TRUE(topography.Delete("amount").ok());
-  EXPECT_EQ(topography.StreamId("amount"), 0u);
+  EXPECT_EQ(topography.IdOf("amount"), StreamId(0));
   ASSERT_EQ(MergeText(&topography, kQuickStart), "OK");
-  EXPECT_EQ(topography.StreamId("amount"), 2u);
+  EXPECT_EQ(topography.IdOf("amount"), StreamId(2));
 }
 
 TEST(TopographyTest, ReadmeQuickStartRoundTrips) {
@@ -709,10 +709,10 @@ TEST(TopographyTest, SerializeDeserializeRestoresIdsExactly) {
   Result<Topography> restored = Topography::Deserialize(text);
   ASSERT_TRUE(restored.ok()) << restored.status().ToString();
   EXPECT_EQ(*restored, topography);
-  EXPECT_EQ(restored->StreamId("value"), 5u);
+  EXPECT_EQ(restored->IdOf("value"), StreamId(5));
   // The next stream declared gets a fresh id, not one of a deleted stream.
   ASSERT_EQ(MergeText(&*restored, kWindowExample), "OK");
-  EXPECT_EQ(restored->StreamId("value_windowed"), 7u);
+  EXPECT_EQ(restored->IdOf("value_windowed"), StreamId(7));
 }
 
 TEST(TopographyTest, EmptyTopographySerializes) {

@@ -38,14 +38,14 @@ void DerivedStream::Resync() {
   last_.clear();
   const stream::StreamLog& base = *options_.base;
   const stream::StreamIndex& derived_index = options_.derived->index();
-  cursor_.assign(base.buckets(), 0);
-  single_until_.assign(base.buckets(), 0);
-  for (uint32_t b = 0; b < base.buckets(); ++b) cursor_[b] = base.index().VisibleSequence(b);
+  cursor_.assign(base.buckets(), Sequence(0));
+  single_until_.assign(base.buckets(), Sequence(0));
+  for (BucketId b : Buckets(base.buckets())) cursor_[b] = base.index().VisibleSequence(b);
   // The first base record of each partition that has no derived record yet. The partitions are
   // copied out first, so that the derived index is not read under the base index's lock.
-  std::vector<std::pair<std::string, std::pair<uint32_t, std::vector<uint64_t>>>> partitions;
+  std::vector<std::pair<std::string, std::pair<BucketId, std::vector<Sequence>>>> partitions;
   base.index().ForEachPartition(
-      [&](std::string_view key, uint32_t bucket, std::span<const uint64_t> sequences) {
+      [&](std::string_view key, BucketId bucket, std::span<const Sequence> sequences) {
         partitions.push_back({std::string(key), {bucket, {sequences.begin(), sequences.end()}}});
       });
   for (auto& [key, where] : partitions) {
@@ -72,7 +72,8 @@ Result<bool> DerivedStream::StepChunks(udf::Sandbox* sandbox, int max_calls) {
   const stream::StreamLog& base = *options_.base;
   const auto turn_ends = std::chrono::steady_clock::now() + kTurn;
   int calls = 0;
-  for (uint32_t b = 0; b < base.buckets() && calls < max_calls; ++b) {
+  for (BucketId b : Buckets(base.buckets())) {
+    if (calls >= max_calls) break;
     while (calls < max_calls) {
       // After a gathered chunk failed, entries are taken one at a time again up to where it
       // ended, so that each gets its own retry budget (as if produced when the map was idle).
@@ -85,7 +86,7 @@ Result<bool> DerivedStream::StepChunks(udf::Sandbox* sandbox, int max_calls) {
       std::unordered_map<std::string_view, uint32_t> key_ids;
       std::vector<uint32_t> in_chunk;  // rows of each key already taken in this chunk
       std::string key;
-      uint64_t position = cursor_[b];
+      Sequence position = cursor_[b];
       int64_t chunk_rows = 0;
       for (const storage::EntryInfo& entry : entries) {
         if (chunk_rows >= rows_per_call_) break;
@@ -97,13 +98,15 @@ Result<bool> DerivedStream::StepChunks(udf::Sandbox* sandbox, int max_calls) {
         for (int64_t r = 0; r < n; ++r) {
           Status s = stream::PartitionKeyOf(key_column, r, &key);
           if (!s.ok()) {
-            return Status::Corruption("stream '" + base.name() + "': sequence " +
-                                      std::to_string(entry.base_sequence + start + r) +
-                                      " has no valid partition key: " + s.message());
+            return Status::Corruption(
+                "stream '" + base.name() + "': sequence " +
+                ToString(entry.base_sequence + static_cast<uint64_t>(start + r)) +
+                " has no valid partition key: " + s.message());
           }
           auto [next, fresh] = next_offset_.try_emplace(key);
           if (fresh) {
-            next->second = base.index().OffsetAtSequence(key, entry.base_sequence + start + r);
+            next->second = base.index().OffsetAtSequence(
+                key, entry.base_sequence + static_cast<uint64_t>(start + r));
           }
           const uint64_t offset = next->second++;
           auto [done, fresh_count] = derived_count_.try_emplace(key);
@@ -152,7 +155,7 @@ Result<bool> DerivedStream::StepChunks(udf::Sandbox* sandbox, int max_calls) {
       if (std::chrono::steady_clock::now() >= turn_ends) calls = max_calls;
     }
   }
-  for (uint32_t b = 0; b < base.buckets(); ++b) {
+  for (BucketId b : Buckets(base.buckets())) {
     if (cursor_[b] < base.index().VisibleSequence(b)) return true;
   }
   return false;

@@ -166,9 +166,9 @@ class DerivedStream : public DerivedProcessor {
   static constexpr std::chrono::milliseconds kTurn{50};
 
   Options options_;
-  std::vector<uint64_t> cursor_;  // per base bucket: next sequence to read
+  PerBucket<Sequence> cursor_;  // per base bucket: next sequence to read
   /// Per base bucket: below this sequence, chunks take one entry (a gathered chunk failed).
-  std::vector<uint64_t> single_until_;
+  PerBucket<Sequence> single_until_;
   bool split_ = false;  // set by MapRows/ReduceRows: the gathered chunk must be split
   std::unordered_map<std::string, uint64_t> next_offset_;     // base offset of the key's next row
   std::unordered_map<std::string, uint64_t> derived_count_;   // derived records per key

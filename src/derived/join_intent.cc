@@ -38,8 +38,8 @@ Status Errno(const std::string& what, const std::string& path) {
 std::string EncodeJoinIntent(const JoinIntent& intent) {
   std::string payload;
   PutU32(&payload, static_cast<uint32_t>(intent.from.size()));
-  for (uint64_t v : intent.from) PutU64(&payload, v);
-  for (uint64_t v : intent.to) PutU64(&payload, v);
+  for (Sequence v : intent.from) PutU64(&payload, v.value());
+  for (Sequence v : intent.to) PutU64(&payload, v.value());
   std::string out;
   PutU32(&out, static_cast<uint32_t>(payload.size()));
   PutU32(&out, Crc(payload));
@@ -58,8 +58,8 @@ std::optional<JoinIntent> LastJoinIntent(std::string_view log) {
     const uint64_t n = GetLe(payload, 0, 4);
     if (length != 4 + 16 * n) break;
     JoinIntent intent;
-    for (size_t i = 0; i < n; ++i) intent.from.push_back(GetLe(payload, 4 + 8 * i, 8));
-    for (size_t i = 0; i < n; ++i) intent.to.push_back(GetLe(payload, 4 + 8 * (n + i), 8));
+    for (size_t i = 0; i < n; ++i) intent.from.emplace_back(GetLe(payload, 4 + 8 * i, 8));
+    for (size_t i = 0; i < n; ++i) intent.to.emplace_back(GetLe(payload, 4 + 8 * (n + i), 8));
     last = std::move(intent);
     at += 8 + length;
   }

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/ids.h"
 #include "higgins/result.h"
 
 namespace higgins::derived {
@@ -15,8 +16,8 @@ namespace higgins::derived {
 /// every participant bucket from `from` to `to` (bucket sequences, at entry boundaries; one
 /// value per participant bucket, participants in order, buckets in order).
 struct JoinIntent {
-  std::vector<uint64_t> from;
-  std::vector<uint64_t> to;
+  std::vector<Sequence> from;
+  std::vector<Sequence> to;
   friend bool operator==(const JoinIntent&, const JoinIntent&) = default;
 };
 

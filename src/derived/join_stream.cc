@@ -17,11 +17,11 @@ JoinStream::JoinStream(Options options) : options_(std::move(options)) {
     first_.push_back(slots_);
     slots_ += participant->buckets();
   }
-  committed_ = std::make_unique<std::atomic<uint64_t>[]>(slots_);
+  committed_ = std::make_unique<std::atomic<Sequence>[]>(slots_);
   const stream::StreamLog& derived = *options_.derived;
-  for (uint32_t b = 0; b < derived.buckets(); ++b) {
-    const uint64_t visible = derived.index().VisibleSequence(b);
-    if (visible == 0) continue;
+  for (BucketId b : Buckets(derived.buckets())) {
+    const Sequence visible = derived.index().VisibleSequence(b);
+    if (visible == Sequence(0)) continue;
     auto last = derived.index().VisibleEntries(b, visible - 1, 1);
     if (!last.empty()) last_timestamp_ms_ = std::max(last_timestamp_ms_, last.back().timestamp_ms);
   }
@@ -29,7 +29,7 @@ JoinStream::JoinStream(Options options) : options_(std::move(options)) {
 
 Result<std::unique_ptr<JoinStream>> JoinStream::Start(Options options) {
   std::unique_ptr<JoinStream> join(new JoinStream(std::move(options)));
-  std::vector<uint64_t> from(join->slots_, 0);
+  std::vector<Sequence> from(join->slots_, Sequence(0));
   if (join->options_.intents && join->options_.intents->last()) {
     const JoinIntent& last = *join->options_.intents->last();
     if (last.from.size() != join->slots_ || last.to.size() != join->slots_) {
@@ -60,7 +60,7 @@ void JoinStream::Resync() {
 
 uint64_t JoinStream::Processed(size_t participant, std::string_view key) const {
   const stream::StreamLog& p = *options_.participants[participant];
-  const uint64_t cursor = committed_[Slot(participant, stream::BucketOf(key, p.buckets()))].load();
+  const Sequence cursor = committed_[Slot(participant, stream::BucketOf(key, p.buckets()))].load();
   return p.index().OffsetAtSequence(key, cursor);
 }
 
@@ -76,7 +76,7 @@ Result<bool> JoinStream::Step(udf::Sandbox*, int max_calls) {
   }
   for (size_t p = 0; p < options_.participants.size(); ++p) {
     const stream::StreamLog& participant = *options_.participants[p];
-    for (uint32_t b = 0; b < participant.buckets(); ++b) {
+    for (BucketId b : Buckets(participant.buckets())) {
       if (cursor_[Slot(p, b)] < participant.index().VisibleSequence(b)) return true;
     }
   }
@@ -109,14 +109,14 @@ Result<JoinStream::KeyState*> JoinStream::State(const std::string& key) {
 Result<bool> JoinStream::StepOnce(bool* worked) {
   const size_t participants = options_.participants.size();
   // Plan: whole entries from each participant bucket, up to the redo end or the step's size.
-  std::vector<uint64_t> to = cursor_;
+  std::vector<Sequence> to = cursor_;
   std::vector<std::vector<storage::EntryInfo>> entries(slots_);
   int64_t rows = 0;
   for (size_t p = 0; p < participants; ++p) {
     const stream::StreamLog& participant = *options_.participants[p];
-    for (uint32_t b = 0; b < participant.buckets(); ++b) {
+    for (BucketId b : Buckets(participant.buckets())) {
       const size_t slot = Slot(p, b);
-      const uint64_t end = redo_ ? (*redo_)[slot] : UINT64_MAX;
+      const Sequence end = redo_ ? (*redo_)[slot] : Sequence(UINT64_MAX);
       if (cursor_[slot] >= end) continue;
       for (const storage::EntryInfo& entry :
            participant.index().VisibleEntries(b, cursor_[slot], options_.max_entries_per_bucket)) {
@@ -124,7 +124,7 @@ Result<bool> JoinStream::StepOnce(bool* worked) {
           break;
         }
         entries[slot].push_back(entry);
-        to[slot] = entry.base_sequence + entry.row_count;
+        to[slot] = entry.end_sequence();
         rows += entry.row_count;
       }
     }
@@ -158,7 +158,7 @@ Result<bool> JoinStream::StepOnce(bool* worked) {
   events.reserve(static_cast<size_t>(rows));
   for (size_t p = 0; p < participants; ++p) {
     const stream::StreamLog& participant = *options_.participants[p];
-    for (uint32_t b = 0; b < participant.buckets(); ++b) {
+    for (BucketId b : Buckets(participant.buckets())) {
       for (const storage::EntryInfo& entry : entries[Slot(p, b)]) {
         HIGGINS_ASSIGN_OR_RETURN(arrow::RecordBatch batch, participant.ReadEntry(b, entry));
         const auto index = static_cast<uint32_t>(batches.size());

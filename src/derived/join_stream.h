@@ -98,16 +98,18 @@ class JoinStream : public DerivedProcessor {
   };
   /// The key's state at the step's start cursors, loaded from the streams when not cached.
   Result<KeyState*> State(const std::string& key);
-  size_t Slot(size_t participant, uint32_t bucket) const { return first_[participant] + bucket; }
+  size_t Slot(size_t participant, BucketId bucket) const {
+    return first_[participant] + bucket.value();
+  }
 
   static constexpr size_t kMaxCachedStates = 100'000;
 
   Options options_;
   std::vector<size_t> first_;  // per participant: its first slot in the cursor arrays
   size_t slots_ = 0;
-  std::vector<uint64_t> cursor_;  // per participant bucket: next sequence to read
-  std::unique_ptr<std::atomic<uint64_t>[]> committed_;  // cursors of the last commit
-  std::optional<std::vector<uint64_t>> redo_;           // the end of the step to redo first
+  std::vector<Sequence> cursor_;  // per participant bucket: next sequence to read
+  std::unique_ptr<std::atomic<Sequence>[]> committed_;  // cursors of the last commit
+  std::optional<std::vector<Sequence>> redo_;           // the end of the step to redo first
   std::unordered_map<std::string, KeyState> states_;
   int64_t last_timestamp_ms_ = 0;
   std::atomic<uint64_t> processed_{0};

@@ -28,9 +28,16 @@ class TempFolder {
   std::string path_;
 };
 
+JoinIntent Intent(std::initializer_list<uint64_t> from, std::initializer_list<uint64_t> to) {
+  JoinIntent intent;
+  for (uint64_t s : from) intent.from.emplace_back(s);
+  for (uint64_t s : to) intent.to.emplace_back(s);
+  return intent;
+}
+
 TEST(JoinIntentTest, CodecKeepsTheLastWholeRecord) {
-  const JoinIntent a{{0, 0, 0}, {5, 7, 9}};
-  const JoinIntent b{{5, 7, 9}, {6, 7, 12}};
+  const JoinIntent a = Intent({0, 0, 0}, {5, 7, 9});
+  const JoinIntent b = Intent({5, 7, 9}, {6, 7, 12});
   EXPECT_EQ(LastJoinIntent(""), std::nullopt);
   EXPECT_EQ(LastJoinIntent(EncodeJoinIntent(a)), a);
   const std::string both = EncodeJoinIntent(a) + EncodeJoinIntent(b);
@@ -55,8 +62,8 @@ TEST(JoinIntentTest, LogSurvivesATornTailAndRotates) {
     auto log = JoinIntentLog::Open(path, true);
     ASSERT_TRUE(log.ok()) << log.status().ToString();
     EXPECT_EQ((*log)->last(), std::nullopt);
-    ASSERT_TRUE((*log)->Append({{0}, {3}}).ok());
-    ASSERT_TRUE((*log)->Append({{3}, {8}}).ok());
+    ASSERT_TRUE((*log)->Append(Intent({0}, {3})).ok());
+    ASSERT_TRUE((*log)->Append(Intent({3}, {8})).ok());
   }
   {
     std::ofstream out(path, std::ios::app | std::ios::binary);
@@ -65,24 +72,24 @@ TEST(JoinIntentTest, LogSurvivesATornTailAndRotates) {
   {
     auto log = JoinIntentLog::Open(path, true);
     ASSERT_TRUE(log.ok());
-    EXPECT_EQ((*log)->last(), (JoinIntent{{3}, {8}}));
-    ASSERT_TRUE((*log)->Append({{8}, {9}}).ok());
+    EXPECT_EQ((*log)->last(), Intent({3}, {8}));
+    ASSERT_TRUE((*log)->Append(Intent({8}, {9})).ok());
   }
   {
     auto log = JoinIntentLog::Open(path, false);  // unsynced: thousands of appends follow
     ASSERT_TRUE(log.ok());
-    EXPECT_EQ((*log)->last(), (JoinIntent{{8}, {9}}));
+    EXPECT_EQ((*log)->last(), Intent({8}, {9}));
     // Past kRotateBytes the file is replaced by its last intent.
-    const size_t record = EncodeJoinIntent({{0}, {0}}).size();
+    const size_t record = EncodeJoinIntent(Intent({0}, {0})).size();
     for (uint64_t i = 0; i < JoinIntentLog::kRotateBytes / record + 10; ++i) {
-      ASSERT_TRUE((*log)->Append({{i}, {i + 1}}).ok());
+      ASSERT_TRUE((*log)->Append(Intent({i}, {i + 1})).ok());
     }
   }
   EXPECT_LT(std::filesystem::file_size(path), JoinIntentLog::kRotateBytes);
   auto log = JoinIntentLog::Open(path, false);
   ASSERT_TRUE(log.ok());
-  const uint64_t n = JoinIntentLog::kRotateBytes / EncodeJoinIntent({{0}, {0}}).size() + 10;
-  EXPECT_EQ((*log)->last(), (JoinIntent{{n - 1}, {n}}));
+  const uint64_t n = JoinIntentLog::kRotateBytes / EncodeJoinIntent(Intent({0}, {0})).size() + 10;
+  EXPECT_EQ((*log)->last(), Intent({n - 1}, {n}));
 }
 
 /// customer (2 buckets) and address (1 bucket) joined into customer_address (2 buckets), all
@@ -105,7 +112,7 @@ struct Streams {
     }
     stream::StreamLog::Options o;
     o.name = name;
-    o.id = id;
+    o.id = StreamId(id);
     o.schema = arrow::MakeSchema(std::move(schema));
     o.partition_key = key;
     o.buckets = buckets;
@@ -193,7 +200,7 @@ TEST(JoinStreamTest, RedoesAHalfCommittedStepExactly) {
   int committed = 0, missing = 0;
   for (int k = 0; k < 8; ++k) {
     const std::string key = "k" + std::to_string(k);
-    if (stream::BucketOf(key, 2) != 0) {
+    if (stream::BucketOf(key, 2) != BucketId(0)) {
       ++missing;
       continue;
     }

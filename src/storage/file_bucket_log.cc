@@ -25,12 +25,12 @@ bool LocationLess(const EntryInfo& entry, const EntryLocation& location) {
 
 Status CorruptEntry(const EntryInfo& entry, const std::string& path, const std::string& what) {
   return Status::Corruption(path + ": entry at offset " + std::to_string(entry.location.position) +
-                            " (sequence " + std::to_string(entry.base_sequence) + "): " + what);
+                            " (sequence " + ToString(entry.base_sequence) + "): " + what);
 }
 
 }  // namespace
 
-FileBucketLog::FileBucketLog(std::string directory, uint64_t stream_id, uint32_t bucket,
+FileBucketLog::FileBucketLog(std::string directory, StreamId stream_id, BucketId bucket,
                              arrow::SchemaPtr schema, uint64_t segment_bytes)
     : directory_(std::move(directory)),
       stream_id_(stream_id),
@@ -42,17 +42,15 @@ FileBucketLog::FileBucketLog(std::string directory, uint64_t stream_id, uint32_t
 FileBucketLog::~FileBucketLog() = default;
 
 Result<std::unique_ptr<FileBucketLog>> FileBucketLog::Open(std::string directory,
-                                                           uint64_t stream_id, uint32_t bucket,
+                                                           StreamId stream_id, BucketId bucket,
                                                            arrow::SchemaPtr schema,
-                                                           uint64_t segment_bytes,
-                                                           uint64_t durable_sequence,
-                                                           uint64_t first_sequence) {
-  std::unique_ptr<FileBucketLog> log(
-      new FileBucketLog(std::move(directory), stream_id, bucket, std::move(schema), segment_bytes));
+                                                           const Options& options) {
+  std::unique_ptr<FileBucketLog> log(new FileBucketLog(std::move(directory), stream_id, bucket,
+                                                       std::move(schema), options.segment_bytes));
   HIGGINS_RETURN_IF_ERROR(log->ipc_writer_.status());
   log->schema_message_ = log->ipc_writer_.TakeBytes();
-  log->durable_sequence_ = durable_sequence;
-  log->next_sequence_.store(first_sequence, std::memory_order_relaxed);
+  log->durable_sequence_ = options.durable_sequence;
+  log->next_sequence_.store(options.first_sequence.value(), std::memory_order_relaxed);
   HIGGINS_RETURN_IF_ERROR(log->Recover());
   return log;
 }
@@ -72,13 +70,13 @@ Result<EntryInfo> FileBucketLog::Append(const arrow::RecordBatch& batch, int64_t
   if (tail_ == nullptr || (tail_entries_ > 0 && tail_writer_->end() >= segment_bytes_)) {
     HIGGINS_RETURN_IF_ERROR(StartSegment());
   }
-  const uint64_t sequence = next_sequence_.load(std::memory_order_relaxed);
+  const Sequence sequence(next_sequence_.load(std::memory_order_relaxed));
   const auto rows = static_cast<uint32_t>(batch.num_rows());
   const EntryInfo entry{
       sequence,
       rows,
       timestamp_ms,
-      {tail_->base_sequence, tail_writer_->end(),
+      {tail_->base_sequence.value(), tail_writer_->end(),
        static_cast<uint32_t>(kFrameHeaderSize + kBatchPrefixSize + message.size())}};
   uint8_t prefix[kBatchPrefixSize];
   EncodeBatchPrefix({sequence, rows, timestamp_ms}, prefix);
@@ -89,7 +87,7 @@ Result<EntryInfo> FileBucketLog::Append(const arrow::RecordBatch& batch, int64_t
     std::unique_lock lock(mutex_);
     entries_.push_back(entry);
   }
-  next_sequence_.store(sequence + rows, std::memory_order_release);
+  next_sequence_.store((sequence + rows).value(), std::memory_order_release);
   return entry;
 }
 
@@ -118,7 +116,7 @@ Status FileBucketLog::StartSegment() {
   // can ever have a torn tail.
   HIGGINS_RETURN_IF_ERROR(SyncTail());
   auto segment = std::make_unique<Segment>();
-  segment->base_sequence = next_sequence_.load(std::memory_order_relaxed);
+  segment->base_sequence = Sequence(next_sequence_.load(std::memory_order_relaxed));
   segment->path = directory_ + "/" + SegmentFileName(segment->base_sequence);
   HIGGINS_ASSIGN_OR_RETURN(segment->file, OpenFile(segment->path, O_RDWR | O_CREAT | O_EXCL, 0644));
   uint8_t header[kSegmentHeaderSize];
@@ -150,18 +148,18 @@ Status FileBucketLog::Roll() {
   return Status::OK();
 }
 
-Status FileBucketLog::ReleaseSegment(uint64_t base_sequence) {
+Status FileBucketLog::ReleaseSegment(Sequence base_sequence) {
   std::string path;
   {
     std::unique_lock lock(mutex_);
     auto it = segments_.find(base_sequence);
     if (it == segments_.end() || it != segments_.begin() || it->second.get() == tail_) {
-      return Status::InvalidArgument("segment " + std::to_string(base_sequence) + " of " +
-                                     directory_ + " is not the oldest sealed segment");
+      return Status::InvalidArgument("segment " + ToString(base_sequence) + " of " + directory_ +
+                                     " is not the oldest sealed segment");
     }
     path = it->second->path;
     auto end = std::find_if(entries_.begin(), entries_.end(), [&](const EntryInfo& e) {
-      return e.location.segment != base_sequence;
+      return e.location.segment != base_sequence.value();
     });
     entries_.erase(entries_.begin(), end);
     segments_.erase(it);  // closes the file
@@ -187,7 +185,7 @@ Result<arrow::RecordBatch> FileBucketLog::Read(const EntryLocation& location) co
                               std::to_string(location.size) + " in " + directory_);
     }
     entry = *it;
-    segment = segments_.at(location.segment).get();
+    segment = segments_.at(Sequence(location.segment)).get();
   }
   return ReadEntry(entry, *segment);
 }
@@ -224,7 +222,7 @@ Result<arrow::RecordBatch> FileBucketLog::ReadEntry(const EntryInfo& entry,
 }
 
 Status FileBucketLog::Scan(
-    uint64_t from_sequence,
+    Sequence from_sequence,
     const std::function<Status(const EntryInfo&, const arrow::RecordBatch&)>& fn) const {
   size_t index;
   size_t end;
@@ -233,8 +231,7 @@ Status FileBucketLog::Scan(
     end = entries_.size();
     index = static_cast<size_t>(std::partition_point(entries_.begin(), entries_.end(),
                                                      [&](const EntryInfo& e) {
-                                                       return e.base_sequence + e.row_count <=
-                                                              from_sequence;
+                                                       return e.end_sequence() <= from_sequence;
                                                      }) -
                                 entries_.begin());
   }
@@ -244,7 +241,7 @@ Status FileBucketLog::Scan(
     {
       std::shared_lock lock(mutex_);
       entry = entries_[index];
-      segment = segments_.at(entry.location.segment).get();
+      segment = segments_.at(Sequence(entry.location.segment)).get();
     }
     HIGGINS_ASSIGN_OR_RETURN(arrow::RecordBatch batch, ReadEntry(entry, *segment));
     HIGGINS_RETURN_IF_ERROR(fn(entry, batch));

@@ -30,24 +30,31 @@ namespace higgins::storage {
 /// vouched for, and the checksum proves the bytes are the same).
 class FileBucketLog final : public BucketLog {
  public:
-  static Result<std::unique_ptr<FileBucketLog>> Open(std::string directory, uint64_t stream_id,
-                                                     uint32_t bucket, arrow::SchemaPtr schema,
-                                                     uint64_t segment_bytes,
-                                                     uint64_t durable_sequence = 0,
-                                                     uint64_t first_sequence = 0);
+  struct Options {
+    /// A segment is closed once it holds at least this many bytes.
+    uint64_t segment_bytes = 64ull << 20;
+    /// Rows the caller knows were synced (Storage::OpenBucket).
+    Sequence durable_sequence;
+    /// Where the folder's first segment must start: 0 for a log that keeps everything, later
+    /// for one whose older segments moved elsewhere (the s3 storage's local write-ahead log).
+    Sequence first_sequence;
+  };
+  static Result<std::unique_ptr<FileBucketLog>> Open(std::string directory, StreamId stream_id,
+                                                     BucketId bucket, arrow::SchemaPtr schema,
+                                                     const Options& options);
   ~FileBucketLog() override;
 
   Result<EntryInfo> Append(const arrow::RecordBatch& batch, int64_t timestamp_ms) override;
   Status Sync() override;
   Result<arrow::RecordBatch> Read(const EntryLocation& location) const override;
   Status Scan(
-      uint64_t from_sequence,
+      Sequence from_sequence,
       const std::function<Status(const EntryInfo&, const arrow::RecordBatch&)>& fn) const override;
-  uint64_t next_sequence() const override { return next_sequence_.load(std::memory_order_acquire); }
+  Sequence next_sequence() const override {
+    return Sequence(next_sequence_.load(std::memory_order_acquire));
+  }
 
   // For a log whose older segments move elsewhere (the s3 storage's local write-ahead log).
-  // `first_sequence` given to Open is where the folder's first segment must start (0 for a
-  // log that keeps everything).
 
   /// Seals the newest segment: fdatasyncs it, and the next Append starts a new one. Nothing to
   /// do when it holds no entry. Writer thread only.
@@ -56,25 +63,24 @@ class FileBucketLog final : public BucketLog {
   /// entries leave the entry list, the file is unlinked and the folder fsynced. The caller
   /// guarantees no Read of that segment runs concurrently. May run beside the writer thread.
   /// Errors: InvalidArgument for another segment, IOError.
-  Status ReleaseSegment(uint64_t base_sequence);
+  Status ReleaseSegment(Sequence base_sequence);
   /// A copy of the entry list (sequence order).
   std::vector<EntryInfo> entries() const;
 
  private:
   /// One segment file. Never removed while the log is open, so pointers to it stay valid.
   struct Segment {
-    uint64_t base_sequence = 0;
+    Sequence base_sequence;
     std::string path;
     FileHandle file;
   };
 
-  FileBucketLog(std::string directory, uint64_t stream_id, uint32_t bucket, arrow::SchemaPtr schema,
+  FileBucketLog(std::string directory, StreamId stream_id, BucketId bucket, arrow::SchemaPtr schema,
                 uint64_t segment_bytes);
-
 
   /// Scans every segment, cuts the newest one's damaged tail, rebuilds entries_.
   Status Recover();
-  Status RecoverSegment(uint64_t base_sequence, bool newest);
+  Status RecoverSegment(Sequence base_sequence, bool newest);
   /// Makes what recovery kept of the newest segment durable (fdatasync, then the folder), so
   /// that nothing the open log shows can be lost by a later power cut.
   Status SyncRecoveredTail();
@@ -84,8 +90,8 @@ class FileBucketLog final : public BucketLog {
   Result<arrow::RecordBatch> ReadEntry(const EntryInfo& entry, const Segment& segment) const;
 
   const std::string directory_;
-  const uint64_t stream_id_;
-  const uint32_t bucket_;
+  const StreamId stream_id_;
+  const BucketId bucket_;
   const arrow::SchemaPtr schema_;
   const uint64_t segment_bytes_;
 
@@ -102,10 +108,10 @@ class FileBucketLog final : public BucketLog {
   // Shared with readers.
   mutable std::shared_mutex mutex_;
   std::vector<EntryInfo> entries_;  // sequence order = (segment, position) order
-  std::map<uint64_t, std::unique_ptr<Segment>> segments_;  // by base sequence
+  std::map<Sequence, std::unique_ptr<Segment>> segments_;  // by base sequence
   std::atomic<uint64_t> next_sequence_{0};
-  uint64_t durable_sequence_ = 0;  // rows known synced: no tail cut below it (Storage::OpenBucket)
-  uint64_t trusted_from_ = 0;  // entries from this sequence on were appended by this object
+  Sequence durable_sequence_;  // rows known synced: no tail cut below it (Storage::OpenBucket)
+  Sequence trusted_from_;      // entries from this sequence on were appended by this object
 };
 
 }  // namespace higgins::storage

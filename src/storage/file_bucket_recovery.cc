@@ -14,7 +14,7 @@ namespace higgins::storage {
 
 Status FileBucketLog::Recover() {
   HIGGINS_ASSIGN_OR_RETURN(std::vector<std::string> names, ListDirectory(directory_));
-  std::vector<uint64_t> bases;
+  std::vector<Sequence> bases;
   for (const std::string& name : names) {
     if (auto base = ParseSegmentFileName(name)) bases.push_back(*base);
   }
@@ -22,10 +22,10 @@ Status FileBucketLog::Recover() {
   for (size_t i = 0; i < bases.size(); ++i) {
     HIGGINS_RETURN_IF_ERROR(RecoverSegment(bases[i], i + 1 == bases.size()));
   }
-  const uint64_t recovered = next_sequence_.load(std::memory_order_relaxed);
+  const Sequence recovered(next_sequence_.load(std::memory_order_relaxed));
   if (recovered < durable_sequence_) {
-    return Status::Corruption(directory_ + ": the log holds " + std::to_string(recovered) +
-                              " rows but " + std::to_string(durable_sequence_) +
+    return Status::Corruption(directory_ + ": the log holds " + ToString(recovered) + " rows but " +
+                              ToString(durable_sequence_) +
                               " were synced and indexed: segment data is missing or damaged");
   }
   trusted_from_ = recovered;
@@ -44,15 +44,15 @@ Status FileBucketLog::SyncRecoveredTail() {
   return SyncDirectory(directory_);
 }
 
-Status FileBucketLog::RecoverSegment(uint64_t base_sequence, bool newest) {
-  const uint64_t expected_base = next_sequence_.load(std::memory_order_relaxed);
+Status FileBucketLog::RecoverSegment(Sequence base_sequence, bool newest) {
+  const Sequence expected_base(next_sequence_.load(std::memory_order_relaxed));
   auto segment = std::make_unique<Segment>();
   segment->base_sequence = base_sequence;
   segment->path = directory_ + "/" + SegmentFileName(base_sequence);
   if (base_sequence != expected_base) {
     return Status::Corruption(segment->path + ": segment starts at sequence " +
-                              std::to_string(base_sequence) + " but the log holds " +
-                              std::to_string(expected_base) + " rows before it");
+                              ToString(base_sequence) + " but the log holds " +
+                              ToString(expected_base) + " rows before it");
   }
   HIGGINS_ASSIGN_OR_RETURN(segment->file, OpenFile(segment->path, newest ? O_RDWR : O_RDONLY));
   HIGGINS_ASSIGN_OR_RETURN(ScannedSegment scanned,
@@ -80,8 +80,8 @@ Status FileBucketLog::RecoverSegment(uint64_t base_sequence, bool newest) {
     // The index proves the entries after the damage were synced: not a torn write.
     return Status::Corruption(segment->path + ": " + std::string(FrameErrorName(scanned.damage)) +
                               " at offset " + std::to_string(scanned.valid_end) + ", sequence " +
-                              std::to_string(scanned.next_sequence) + ", below the " +
-                              std::to_string(durable_sequence_) +
+                              ToString(scanned.next_sequence) + ", below the " +
+                              ToString(durable_sequence_) +
                               " rows known to be synced. Refusing to cut acknowledged records: "
                               "restore the file, or truncate it at that offset to accept the loss");
   }
@@ -100,7 +100,7 @@ Status FileBucketLog::RecoverSegment(uint64_t base_sequence, bool newest) {
   std::unique_lock lock(mutex_);
   entries_.insert(entries_.end(), scanned.entries.begin(), scanned.entries.end());
   segments_.emplace(base_sequence, std::move(segment));
-  next_sequence_.store(scanned.next_sequence, std::memory_order_release);
+  next_sequence_.store(scanned.next_sequence.value(), std::memory_order_release);
   return Status::OK();
 }
 

@@ -26,7 +26,7 @@ class FileRecoveryTest : public FileStorageTest {
   void AppendBatches(int count, int64_t rows = 3) {
     auto log = Open();
     for (int i = 0; i < count; ++i) {
-      batches_.push_back(RecordBatchOf(rows, static_cast<int64_t>(log->next_sequence())));
+      batches_.push_back(RecordBatchOf(rows, static_cast<int64_t>(log->next_sequence().value())));
       auto entry = log->Append(batches_.back(), i);
       ASSERT_TRUE(entry.ok()) << entry.status().ToString();
       entries_.push_back(*entry);
@@ -58,7 +58,7 @@ TEST_F(FileRecoveryTest, TornTailIsCut) {
   }
   auto log = Open();
   auto batches = First(2);
-  batches.push_back(RecordBatchOf(5, static_cast<int64_t>(log->next_sequence())));
+  batches.push_back(RecordBatchOf(5, static_cast<int64_t>(log->next_sequence().value())));
   ASSERT_TRUE(log->Append(batches.back(), 0).ok());
   ExpectEntries(*log, batches);
 }
@@ -74,7 +74,7 @@ TEST_F(FileRecoveryTest, TornSegmentHeaderIsRemoved) {
     TruncateFile(path, size);
     auto log = Open();
     ASSERT_NE(log, nullptr) << size;
-    EXPECT_EQ(log->next_sequence(), 0u);
+    EXPECT_EQ(log->next_sequence(), Sequence(0));
     EXPECT_FALSE(std::filesystem::exists(path)) << size;
   }
   auto log = Open();
@@ -114,19 +114,19 @@ TEST_F(FileRecoveryTest, DamageBelowTheDurableSequenceIsCorruption) {
   std::vector<uint8_t> bytes = ReadFileBytes(path);
   bytes[entries_[1].location.position + kFrameHeaderSize + 3] ^= 0x40;
   WriteFileBytes(path, bytes);
-  const uint64_t synced = entries_[3].base_sequence + entries_[3].row_count;
+  const uint64_t synced = entries_[3].end_sequence().value();
   auto log = TryOpen(synced);
   ASSERT_EQ(log.status().code(), StatusCode::kCorruption);
   EXPECT_NE(log.status().message().find("Refusing to cut acknowledged records"), std::string::npos)
       << log.status().message();
   EXPECT_EQ(ReadFileBytes(path), bytes) << "the file must be left as it was";
   // Damage past what the index knows is a torn tail and is cut as before.
-  EXPECT_NE(TryOpen(entries_[1].base_sequence).status().code(), StatusCode::kCorruption);
+  EXPECT_NE(TryOpen(entries_[1].base_sequence.value()).status().code(), StatusCode::kCorruption);
 }
 
 TEST_F(FileRecoveryTest, LogShorterThanTheDurableSequenceIsCorruption) {
   AppendBatches(2);
-  const uint64_t synced = entries_[1].base_sequence + entries_[1].row_count;
+  const uint64_t synced = entries_[1].end_sequence().value();
   std::filesystem::remove(SegmentPath(0));
   auto log = TryOpen(synced);
   ASSERT_EQ(log.status().code(), StatusCode::kCorruption);
@@ -169,14 +169,18 @@ TEST_F(FileRecoveryTest, MissingSegmentIsCorruption) {
 TEST_F(FileRecoveryTest, OtherSchemaIsCorruption) {
   AppendBatches(1);
   auto other = arrow::MakeSchema({arrow::Field("seq", arrow::DataType::Int64(), false)});
-  EXPECT_EQ(MakeStorage()->OpenBucket(1, 0, other, 0).status().code(), StatusCode::kCorruption);
+  EXPECT_EQ(MakeStorage()->OpenBucket(StreamId(1), BucketId(0), other, Sequence(0)).status().code(),
+            StatusCode::kCorruption);
 }
 
 TEST_F(FileRecoveryTest, SegmentHeaderForAnotherBucketIsCorruption) {
   AppendBatches(1);
   std::filesystem::create_directories(dir_.path() + "/1/5");
-  std::filesystem::copy_file(SegmentPath(0), dir_.path() + "/1/5/" + SegmentFileName(0));
-  EXPECT_EQ(MakeStorage()->OpenBucket(1, 5, testing::RecordSchema(), 0).status().code(),
+  std::filesystem::copy_file(SegmentPath(0), dir_.path() + "/1/5/" + SegmentFileName(Sequence(0)));
+  EXPECT_EQ(MakeStorage()
+                ->OpenBucket(StreamId(1), BucketId(5), testing::RecordSchema(), Sequence(0))
+                .status()
+                .code(),
             StatusCode::kCorruption);
 }
 
@@ -197,7 +201,7 @@ TEST_F(FileRecoveryTest, RecoveredEntriesAreFullyValidated) {
                     {{bytes.data() + payload, at.size - kFrameHeaderSize}}));
   WriteFileBytes(path, bytes);
   auto log = Open();
-  EXPECT_EQ(log->next_sequence(), 5u);
+  EXPECT_EQ(log->next_sequence(), Sequence(5));
   auto read = log->Read(at);
   EXPECT_EQ(read.status().code(), StatusCode::kCorruption) << read.status().ToString();
 }
@@ -222,7 +226,7 @@ TEST_F(FileRecoveryTest, FailedAppendIsCutBack) {
 
   EXPECT_EQ(failed.status().code(), StatusCode::kIOError) << failed.status().ToString();
   EXPECT_EQ(FileSizeOf(SegmentPath(0)), size);
-  EXPECT_EQ(log->next_sequence(), 3u);
+  EXPECT_EQ(log->next_sequence(), Sequence(3));
   ASSERT_TRUE(log->Append(RecordBatchOf(2, 3), 2).ok());
   ASSERT_TRUE(log->Sync().ok());
   log.reset();

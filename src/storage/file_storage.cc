@@ -14,19 +14,19 @@ class FileStorage final : public Storage {
   FileStorage(std::string directory, FileStorageOptions options)
       : directory_(std::move(directory)), options_(options) {}
 
-  Result<std::unique_ptr<BucketLog>> OpenBucket(uint64_t stream_id, uint32_t bucket,
+  Result<std::unique_ptr<BucketLog>> OpenBucket(StreamId stream_id, BucketId bucket,
                                                 arrow::SchemaPtr schema,
-                                                uint64_t durable_sequence) override {
-    const std::string path = StreamDirectory(stream_id) + "/" + std::to_string(bucket);
+                                                Sequence durable_sequence) override {
+    const std::string path = StreamDirectory(stream_id) + "/" + ToString(bucket);
     HIGGINS_RETURN_IF_ERROR(CreateDirectories(path));
-    HIGGINS_ASSIGN_OR_RETURN(
-        std::unique_ptr<FileBucketLog> log,
-        FileBucketLog::Open(path, stream_id, bucket, std::move(schema), options_.segment_bytes,
-                            durable_sequence));
+    HIGGINS_ASSIGN_OR_RETURN(std::unique_ptr<FileBucketLog> log,
+                             FileBucketLog::Open(path, stream_id, bucket, std::move(schema),
+                                                 {.segment_bytes = options_.segment_bytes,
+                                                  .durable_sequence = durable_sequence}));
     return std::unique_ptr<BucketLog>(std::move(log));
   }
 
-  Status DropStream(uint64_t stream_id) override {
+  Status DropStream(StreamId stream_id) override {
     HIGGINS_RETURN_IF_ERROR(RemoveTree(StreamDirectory(stream_id)));
     return SyncDirectory(directory_);
   }
@@ -34,8 +34,8 @@ class FileStorage final : public Storage {
   bool durable() const override { return true; }
 
  private:
-  std::string StreamDirectory(uint64_t stream_id) const {
-    return directory_ + "/" + std::to_string(stream_id);
+  std::string StreamDirectory(StreamId stream_id) const {
+    return directory_ + "/" + ToString(stream_id);
   }
 
   const std::string directory_;

@@ -28,7 +28,7 @@ TEST_F(FileStorageTest, AppendReadBack) {
     batches.push_back(RecordBatchOf(10, i * 10));
     auto entry = log->Append(batches.back(), 1000 + i);
     ASSERT_TRUE(entry.ok()) << entry.status().ToString();
-    EXPECT_EQ(entry->base_sequence, static_cast<uint64_t>(i * 10));
+    EXPECT_EQ(entry->base_sequence, Sequence(static_cast<uint64_t>(i * 10)));
     EXPECT_EQ(entry->row_count, 10u);
     EXPECT_EQ(entry->timestamp_ms, 1000 + i);
     auto read = log->Read(entry->location);
@@ -36,11 +36,11 @@ TEST_F(FileStorageTest, AppendReadBack) {
     EXPECT_TRUE(read->Equals(batches.back()));
   }
   ASSERT_TRUE(log->Sync().ok());
-  EXPECT_EQ(log->next_sequence(), 50u);
+  EXPECT_EQ(log->next_sequence(), Sequence(50));
   ExpectEntries(*log, batches);
   const auto from_25 = ScanAll(*log, 25);
   ASSERT_EQ(from_25.size(), 3u);
-  EXPECT_EQ(from_25[0].first.base_sequence, 20u);
+  EXPECT_EQ(from_25[0].first.base_sequence, Sequence(20));
   EXPECT_TRUE(ScanAll(*log, 50).empty());
 }
 
@@ -50,13 +50,13 @@ TEST_F(FileStorageTest, SurvivesReopen) {
   {
     auto log = Open();
     for (int i = 0; i < 4; ++i) {
-      batches.push_back(RecordBatchOf(3 + i, static_cast<int64_t>(log->next_sequence())));
+      batches.push_back(RecordBatchOf(3 + i, static_cast<int64_t>(log->next_sequence().value())));
       entries.push_back(*log->Append(batches.back(), 7 * i));
     }
     ASSERT_TRUE(log->Sync().ok());
   }
   auto log = Open();
-  EXPECT_EQ(log->next_sequence(), 3u + 4 + 5 + 6);
+  EXPECT_EQ(log->next_sequence(), Sequence(3 + 4 + 5 + 6));
   const auto scanned = ExpectEntries(*log, batches);
   for (size_t i = 0; i < entries.size(); ++i) {
     EXPECT_EQ(scanned[i].first.location, entries[i].location);
@@ -65,7 +65,7 @@ TEST_F(FileStorageTest, SurvivesReopen) {
     ASSERT_TRUE(read.ok()) << read.status().ToString();
     EXPECT_TRUE(read->Equals(batches[i]));
   }
-  batches.push_back(RecordBatchOf(2, static_cast<int64_t>(log->next_sequence())));
+  batches.push_back(RecordBatchOf(2, static_cast<int64_t>(log->next_sequence().value())));
   ASSERT_TRUE(log->Append(batches.back(), 99).ok());
   ExpectEntries(*log, batches);
 }
@@ -80,7 +80,7 @@ TEST_F(FileStorageTest, AppendRejectsEmptyBatchesAndOtherSchemas) {
       {ints.Finish()});
   ASSERT_TRUE(batch.ok());
   EXPECT_EQ(log->Append(*batch, 0).status().code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(log->next_sequence(), 0u);
+  EXPECT_EQ(log->next_sequence(), Sequence(0));
   EXPECT_TRUE(ListFiles(dir_.path()).empty());
 }
 
@@ -104,7 +104,7 @@ TEST_F(FileStorageTest, SegmentRollover) {
   {
     auto log = Open();
     for (int i = 0; i < 30; ++i) {
-      batches.push_back(RecordBatchOf(8, static_cast<int64_t>(log->next_sequence())));
+      batches.push_back(RecordBatchOf(8, static_cast<int64_t>(log->next_sequence().value())));
       entries.push_back(*log->Append(batches.back(), i));
     }
     ASSERT_TRUE(log->Sync().ok());
@@ -131,22 +131,24 @@ TEST_F(FileStorageTest, ConcurrentReadDuringAppend) {
   std::atomic<int> failures{0};
   auto reader = [&] {
     while (!done.load()) {
-      uint64_t expected = 0;
-      const uint64_t before = log->next_sequence();
-      const Status st = log->Scan(0, [&](const EntryInfo& e, const arrow::RecordBatch& b) {
-        const bool ok = e.base_sequence == expected && b.num_rows() == e.row_count &&
-                        b.column(0).Value<int64_t>(0) == static_cast<int64_t>(e.base_sequence);
-        if (!ok) failures.fetch_add(1);
-        expected += e.row_count;
-        return Status::OK();
-      });
+      Sequence expected(0);
+      const Sequence before = log->next_sequence();
+      const Status st =
+          log->Scan(Sequence(0), [&](const EntryInfo& e, const arrow::RecordBatch& b) {
+            const bool ok =
+                e.base_sequence == expected && b.num_rows() == e.row_count &&
+                b.column(0).Value<int64_t>(0) == static_cast<int64_t>(e.base_sequence.value());
+            if (!ok) failures.fetch_add(1);
+            expected += e.row_count;
+            return Status::OK();
+          });
       if (!st.ok() || expected < before) failures.fetch_add(1);
     }
   };
   std::thread r1(reader), r2(reader);
   for (int i = 0; i < kBatches; ++i) {
     const int64_t rows = 1 + i % 13;
-    const auto first = static_cast<int64_t>(log->next_sequence());
+    const auto first = static_cast<int64_t>(log->next_sequence().value());
     const bool appended = log->Append(RecordBatchOf(rows, first), i).ok();
     EXPECT_TRUE(appended);
     if (!appended || (i % 50 == 0 && !log->Sync().ok())) break;
@@ -164,7 +166,7 @@ TEST_F(FileStorageTest, SegmentIsValidArrowIpcStream) {
   {
     auto log = Open();
     for (int i = 0; i < 3; ++i) {
-      batches.push_back(RecordBatchOf(4 + i, static_cast<int64_t>(log->next_sequence())));
+      batches.push_back(RecordBatchOf(4 + i, static_cast<int64_t>(log->next_sequence().value())));
       ASSERT_TRUE(log->Append(batches.back(), i).ok());
     }
   }
@@ -196,18 +198,18 @@ TEST_F(FileStorageTest, SegmentIsValidArrowIpcStream) {
 TEST_F(FileStorageTest, DropStreamRemovesFiles) {
   auto storage = MakeStorage();
   for (auto [stream, bucket] : {std::pair<uint64_t, uint32_t>{7, 0}, {7, 1}, {8, 0}}) {
-    auto log = storage->OpenBucket(stream, bucket, RecordSchema(), 0);
+    auto log = storage->OpenBucket(StreamId(stream), BucketId(bucket), RecordSchema(), Sequence(0));
     ASSERT_TRUE(log.ok());
     ASSERT_TRUE((*log)->Append(RecordBatchOf(3), 0).ok());
     ASSERT_TRUE((*log)->Sync().ok());
   }
-  ASSERT_TRUE(storage->DropStream(7).ok());
+  ASSERT_TRUE(storage->DropStream(StreamId(7)).ok());
   EXPECT_FALSE(std::filesystem::exists(dir_.path() + "/7"));
   EXPECT_EQ(ListFiles(dir_.path() + "/8").size(), 1u);
-  auto reopened = storage->OpenBucket(7, 0, RecordSchema(), 0);
+  auto reopened = storage->OpenBucket(StreamId(7), BucketId(0), RecordSchema(), Sequence(0));
   ASSERT_TRUE(reopened.ok());
-  EXPECT_EQ((*reopened)->next_sequence(), 0u);
-  EXPECT_TRUE(storage->DropStream(99).ok());
+  EXPECT_EQ((*reopened)->next_sequence(), Sequence(0));
+  EXPECT_TRUE(storage->DropStream(StreamId(99)).ok());
   EXPECT_TRUE(storage->durable());
 }
 

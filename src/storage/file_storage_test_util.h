@@ -25,7 +25,8 @@ class FileStorageTest : public ::testing::Test {
 
   /// `durable_sequence`: rows the caller knows were synced (Storage::OpenBucket).
   Result<std::unique_ptr<BucketLog>> TryOpen(uint64_t durable_sequence = 0) {
-    return MakeStorage()->OpenBucket(1, 0, testing::RecordSchema(), durable_sequence);
+    return MakeStorage()->OpenBucket(StreamId(1), BucketId(0), testing::RecordSchema(),
+                                     Sequence(durable_sequence));
   }
 
   std::unique_ptr<BucketLog> Open() {
@@ -36,16 +37,17 @@ class FileStorageTest : public ::testing::Test {
 
   std::string BucketPath() const { return dir_.path() + "/1/0"; }
   std::string SegmentPath(uint64_t base) const {
-    return BucketPath() + "/" + SegmentFileName(base);
+    return BucketPath() + "/" + SegmentFileName(Sequence(base));
   }
 
   static std::vector<std::pair<EntryInfo, arrow::RecordBatch>> ScanAll(const BucketLog& log,
                                                                        uint64_t from = 0) {
     std::vector<std::pair<EntryInfo, arrow::RecordBatch>> out;
-    const Status st = log.Scan(from, [&](const EntryInfo& e, const arrow::RecordBatch& b) {
-      out.emplace_back(e, b);
-      return Status::OK();
-    });
+    const Status st =
+        log.Scan(Sequence(from), [&](const EntryInfo& e, const arrow::RecordBatch& b) {
+          out.emplace_back(e, b);
+          return Status::OK();
+        });
     EXPECT_TRUE(st.ok()) << st.ToString();
     return out;
   }
@@ -55,7 +57,7 @@ class FileStorageTest : public ::testing::Test {
       const BucketLog& log, const std::vector<arrow::RecordBatch>& batches) {
     auto scanned = ScanAll(log);
     EXPECT_EQ(scanned.size(), batches.size());
-    uint64_t sequence = 0;
+    Sequence sequence(0);
     for (size_t i = 0; i < scanned.size() && i < batches.size(); ++i) {
       EXPECT_EQ(scanned[i].first.base_sequence, sequence) << i;
       EXPECT_EQ(scanned[i].first.row_count, static_cast<uint64_t>(batches[i].num_rows())) << i;

@@ -94,7 +94,7 @@ Status CheckIndexRecord(const IndexRecord& record) {
 
 void EncodeIndexRecord(const IndexRecord& record, BufferBuilder& out) {
   const EntryInfo& e = record.entry;
-  PutVarint(e.base_sequence, out);
+  PutVarint(e.base_sequence.value(), out);
   PutVarint(e.row_count, out);
   PutVarint(ZigZag(e.timestamp_ms), out);
   PutVarint(e.location.segment, out);
@@ -112,7 +112,7 @@ Result<IndexRecord> DecodeIndexRecord(ByteSpan payload) {
   PayloadReader in(payload);
   IndexRecord record;
   EntryInfo& e = record.entry;
-  e.base_sequence = in.Varint(UINT64_MAX, "base sequence");
+  e.base_sequence = Sequence(in.Varint(UINT64_MAX, "base sequence"));
   e.row_count = static_cast<uint32_t>(in.Varint(INT32_MAX, "row count"));
   e.timestamp_ms = UnZigZag(in.Varint(UINT64_MAX, "timestamp"));
   e.location.segment = in.Varint(UINT64_MAX, "segment");

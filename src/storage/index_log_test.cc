@@ -20,8 +20,10 @@ using testing::WriteFileBytes;
 
 IndexRecord MakeRecord(uint64_t base, uint32_t rows) {
   IndexRecord record;
-  record.entry = {
-      base, rows, -1234567 + static_cast<int64_t>(base), {base / 10, base * 100, rows * 50}};
+  record.entry = {Sequence(base),
+                  rows,
+                  -1234567 + static_cast<int64_t>(base),
+                  {base / 10, base * 100, rows * 50}};
   record.keys = {"alpha", "", std::string(300, 'k')};
   record.keys.resize(std::min<size_t>(rows, 3));
   for (uint32_t i = 0; i < rows; ++i) record.key_indexes.push_back(i % record.keys.size());

@@ -28,7 +28,7 @@ struct MemoryBucket {
   const arrow::SchemaPtr schema;
   mutable std::mutex mutex;
   std::vector<std::pair<EntryInfo, arrow::RecordBatch>> entries;
-  uint64_t next_sequence = 0;
+  Sequence next_sequence;
 };
 
 class MemoryBucketLog final : public BucketLog {
@@ -69,7 +69,7 @@ class MemoryBucketLog final : public BucketLog {
   }
 
   Status Scan(
-      uint64_t from_sequence,
+      Sequence from_sequence,
       const std::function<Status(const EntryInfo&, const arrow::RecordBatch&)>& fn) const override {
     size_t index = 0;
     size_t end = 0;
@@ -77,12 +77,12 @@ class MemoryBucketLog final : public BucketLog {
       std::lock_guard lock(bucket_->mutex);
       const auto& entries = bucket_->entries;
       end = entries.size();
-      index = static_cast<size_t>(
-          std::partition_point(entries.begin(), entries.end(),
-                               [&](const auto& e) {
-                                 return e.first.base_sequence + e.first.row_count <= from_sequence;
-                               }) -
-          entries.begin());
+      index =
+          static_cast<size_t>(std::partition_point(entries.begin(), entries.end(),
+                                                   [&](const auto& e) {
+                                                     return e.first.end_sequence() <= from_sequence;
+                                                   }) -
+                              entries.begin());
     }
     for (; index < end; ++index) {
       std::pair<EntryInfo, arrow::RecordBatch> entry;
@@ -95,7 +95,7 @@ class MemoryBucketLog final : public BucketLog {
     return Status::OK();
   }
 
-  uint64_t next_sequence() const override {
+  Sequence next_sequence() const override {
     std::lock_guard lock(bucket_->mutex);
     return bucket_->next_sequence;
   }
@@ -108,24 +108,24 @@ class MemoryBucketLog final : public BucketLog {
 /// where it was. Thread-safe.
 class MemoryStorage final : public Storage {
  public:
-  Result<std::unique_ptr<BucketLog>> OpenBucket(uint64_t stream_id, uint32_t bucket,
+  Result<std::unique_ptr<BucketLog>> OpenBucket(StreamId stream_id, BucketId bucket,
                                                 arrow::SchemaPtr schema,
-                                                uint64_t /*durable_sequence*/) override {
+                                                Sequence /*durable_sequence*/) override {
     std::lock_guard lock(mutex_);
     std::shared_ptr<MemoryBucket>& contents = buckets_[{stream_id, bucket}];
     if (contents == nullptr) {
       contents = std::make_shared<MemoryBucket>(std::move(schema));
     } else if (!(*contents->schema == *schema)) {
-      return Status::Corruption("memory bucket " + std::to_string(bucket) + " of stream " +
-                                std::to_string(stream_id) + " holds another schema");
+      return Status::Corruption("memory bucket " + ToString(bucket) + " of stream " +
+                                ToString(stream_id) + " holds another schema");
     }
     return std::unique_ptr<BucketLog>(std::make_unique<MemoryBucketLog>(contents));
   }
 
-  Status DropStream(uint64_t stream_id) override {
+  Status DropStream(StreamId stream_id) override {
     std::lock_guard lock(mutex_);
-    buckets_.erase(buckets_.lower_bound({stream_id, 0}),
-                   buckets_.upper_bound({stream_id, UINT32_MAX}));
+    buckets_.erase(buckets_.lower_bound({stream_id, BucketId(0)}),
+                   buckets_.upper_bound({stream_id, BucketId(UINT32_MAX)}));
     return Status::OK();
   }
 
@@ -133,7 +133,7 @@ class MemoryStorage final : public Storage {
 
  private:
   std::mutex mutex_;
-  std::map<std::pair<uint64_t, uint32_t>, std::shared_ptr<MemoryBucket>> buckets_;
+  std::map<std::pair<StreamId, BucketId>, std::shared_ptr<MemoryBucket>> buckets_;
 };
 
 }  // namespace

@@ -32,24 +32,24 @@ Status S3Shared::upload_error() const {
   return upload_error_;
 }
 
-S3BucketCore::S3BucketCore(std::shared_ptr<S3Shared> shared, uint64_t stream_id, uint32_t bucket,
+S3BucketCore::S3BucketCore(std::shared_ptr<S3Shared> shared, StreamId stream_id, BucketId bucket,
                            arrow::SchemaPtr schema)
     : shared_(std::move(shared)),
       stream_id_(stream_id),
       bucket_(bucket),
       schema_(std::move(schema)) {}
 
-std::string S3BucketCore::ObjectKey(uint64_t base) const {
-  return shared_->options.prefix + std::to_string(stream_id_) + "/" + std::to_string(bucket_) +
-         "/" + SegmentObjectName(base);
+std::string S3BucketCore::ObjectKey(Sequence base) const {
+  return shared_->options.prefix + ToString(stream_id_) + "/" + ToString(bucket_) + "/" +
+         SegmentObjectName(base);
 }
 
 Result<EntryInfo> S3BucketCore::Append(const arrow::RecordBatch& batch, int64_t timestamp_ms) {
   std::lock_guard write_lock(write_mu_);
   HIGGINS_ASSIGN_OR_RETURN(EntryInfo local, wal_->Append(batch, timestamp_ms));
-  const uint64_t segment_base = local.location.segment;
+  const Sequence segment_base(local.location.segment);
   EntryInfo logical = local;
-  logical.location = {segment_base, local.base_sequence, local.row_count};
+  logical.location = {segment_base.value(), local.base_sequence.value(), local.row_count};
   bool sealed_one = false;
   Segment* tail;
   {
@@ -68,7 +68,7 @@ Result<EntryInfo> S3BucketCore::Append(const arrow::RecordBatch& batch, int64_t 
       tail_base_ = segment_base;
     }
     tail = &segments_.at(segment_base);
-    tail->end = local.base_sequence + local.row_count;
+    tail->end = local.end_sequence();
     tail->entries += 1;
     tail->local_bytes += local.location.size;
     entries_.push_back({logical, local.location, {}});
@@ -81,7 +81,7 @@ Result<EntryInfo> S3BucketCore::Append(const arrow::RecordBatch& batch, int64_t 
     // and the segment open, to be sealed by age later.
     if (Status st = SealTail(); !st.ok()) {
       spdlog::warn("storage '{}': sealing a segment of stream id {} bucket log {} failed: {}",
-                   shared_->options.name, stream_id_, bucket_, st.ToString());
+                   shared_->options.name, stream_id_.value(), bucket_.value(), st.ToString());
     } else {
       sealed_one = true;
     }
@@ -131,7 +131,7 @@ void S3BucketCore::UploadTick(std::chrono::steady_clock::time_point now) {
     if (old) {
       if (Status st = SealTail(); !st.ok()) {
         spdlog::warn("storage '{}': sealing a segment of stream id {} bucket log {} failed: {}",
-                     shared_->options.name, stream_id_, bucket_, st.ToString());
+                     shared_->options.name, stream_id_.value(), bucket_.value(), st.ToString());
       }
     }
   }
@@ -139,7 +139,7 @@ void S3BucketCore::UploadTick(std::chrono::steady_clock::time_point now) {
   if (st.ok()) {
     if (failures_ > 0) {
       spdlog::info("storage '{}': uploads of stream id {} bucket log {} work again",
-                   shared_->options.name, stream_id_, bucket_);
+                   shared_->options.name, stream_id_.value(), bucket_.value());
     }
     failures_ = 0;
     return;
@@ -157,7 +157,7 @@ void S3BucketCore::UploadTick(std::chrono::steady_clock::time_point now) {
     spdlog::warn(
         "storage '{}': upload of stream id {} bucket log {} failed ({} in a row), next try in {} "
         "ms: {}",
-        o.name, stream_id_, bucket_, failures_, wait, st.ToString());
+        o.name, stream_id_.value(), bucket_.value(), failures_, wait, st.ToString());
   }
 }
 
@@ -176,7 +176,7 @@ void S3BucketCore::Close() {
 
 Status S3BucketCore::UploadSealed() {
   while (true) {
-    std::optional<uint64_t> next;
+    std::optional<Sequence> next;
     bool release_only = false;
     {
       std::shared_lock lock(mu_);
@@ -202,14 +202,14 @@ Status S3BucketCore::UploadSealed() {
   }
 }
 
-Status S3BucketCore::UploadSegment(uint64_t base) {
+Status S3BucketCore::UploadSegment(Sequence base) {
   std::vector<Entry> entries;
   {
     std::shared_lock lock(mu_);
     auto first =
         std::lower_bound(entries_.begin(), entries_.end(), base,
-                         [](const Entry& e, uint64_t s) { return e.info.base_sequence < s; });
-    for (auto it = first; it != entries_.end() && it->info.location.segment == base; ++it) {
+                         [](const Entry& e, Sequence s) { return e.info.base_sequence < s; });
+    for (auto it = first; it != entries_.end() && it->info.location.segment == base.value(); ++it) {
       entries.push_back(*it);
     }
   }
@@ -247,7 +247,7 @@ Status S3BucketCore::UploadSegment(uint64_t base) {
   shared_->uploaded_bytes.fetch_add(bytes.size());
   std::unique_lock lock(mu_);
   auto it = std::lower_bound(entries_.begin(), entries_.end(), base,
-                             [](const Entry& e, uint64_t s) { return e.info.base_sequence < s; });
+                             [](const Entry& e, Sequence s) { return e.info.base_sequence < s; });
   for (const ObjectEntry& object_entry : info.entries) {
     it->block = object_entry.block;
     ++it;
@@ -258,9 +258,8 @@ Status S3BucketCore::UploadSegment(uint64_t base) {
 
 Status S3BucketCore::RemoteError(const Entry& entry, const Status& cause) const {
   return Status(cause.code(), "storage '" + shared_->options.name + "': reading sequence " +
-                                  std::to_string(entry.info.base_sequence) + " of stream id " +
-                                  std::to_string(stream_id_) + " bucket log " +
-                                  std::to_string(bucket_) +
+                                  ToString(entry.info.base_sequence) + " of stream id " +
+                                  ToString(stream_id_) + " bucket log " + ToString(bucket_) +
                                   " from object storage: " + cause.message());
 }
 
@@ -269,11 +268,11 @@ Result<arrow::RecordBatch> S3BucketCore::DecodeRemote(const Entry& entry,
   arrow::ipc::ReadOptions options;  // validate_full: the bytes come from outside the process
   auto batch = arrow::ipc::ReadRecordBatchMessage(schema_, message, options);
   if (!batch.ok()) {
-    return RemoteError(entry, Status::Corruption(ObjectKey(entry.info.location.segment) + ": " +
-                                                 batch.status().ToString()));
+    return RemoteError(entry, Status::Corruption(ObjectKey(Sequence(entry.info.location.segment)) +
+                                                 ": " + batch.status().ToString()));
   }
   if (batch->num_rows() != entry.info.row_count) {
-    return RemoteError(entry, Status::Corruption(ObjectKey(entry.info.location.segment) +
+    return RemoteError(entry, Status::Corruption(ObjectKey(Sequence(entry.info.location.segment)) +
                                                  ": the record batch holds another row count"));
   }
   return batch;
@@ -283,18 +282,17 @@ Result<arrow::RecordBatch> S3BucketCore::Read(const EntryLocation& location) con
   Entry entry;
   {
     std::shared_lock lock(mu_);
-    auto it = std::lower_bound(entries_.begin(), entries_.end(), location.position,
-                               [](const Entry& e, uint64_t s) { return e.info.base_sequence < s; });
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), Sequence(location.position),
+                               [](const Entry& e, Sequence s) { return e.info.base_sequence < s; });
     if (it == entries_.end() || !(it->info.location == location)) {
       return Status::NotFound("no entry at segment " + std::to_string(location.segment) +
                               ", sequence " + std::to_string(location.position) + " in stream id " +
-                              std::to_string(stream_id_) + " bucket log " +
-                              std::to_string(bucket_));
+                              ToString(stream_id_) + " bucket log " + ToString(bucket_));
     }
-    if (!segments_.at(location.segment).remote) return wal_->Read(it->local);
+    if (!segments_.at(Sequence(location.segment)).remote) return wal_->Read(it->local);
     entry = *it;
   }
-  const std::string key = ObjectKey(location.segment);
+  const std::string key = ObjectKey(Sequence(location.segment));
   const auto offset = static_cast<uint64_t>(entry.block.offset);
   std::optional<Buffer> message = shared_->cache.Get(key, offset);
   if (!message) {
@@ -309,19 +307,19 @@ Result<arrow::RecordBatch> S3BucketCore::Read(const EntryLocation& location) con
 }
 
 Status S3BucketCore::Scan(
-    uint64_t from_sequence,
+    Sequence from_sequence,
     const std::function<Status(const EntryInfo&, const arrow::RecordBatch&)>& fn) const {
   size_t index;
   size_t end;
   {
     std::shared_lock lock(mu_);
     end = entries_.size();
-    index = static_cast<size_t>(
-        std::partition_point(entries_.begin(), entries_.end(),
-                             [&](const Entry& e) {
-                               return e.info.base_sequence + e.info.row_count <= from_sequence;
-                             }) -
-        entries_.begin());
+    index =
+        static_cast<size_t>(std::partition_point(entries_.begin(), entries_.end(),
+                                                 [&](const Entry& e) {
+                                                   return e.info.end_sequence() <= from_sequence;
+                                                 }) -
+                            entries_.begin());
   }
   while (index < end) {
     std::vector<Entry> run;  // consecutive uploaded entries of one object
@@ -329,7 +327,7 @@ Status S3BucketCore::Scan(
       std::shared_lock lock(mu_);
       const Entry& first = entries_[index];
       const uint64_t segment = first.info.location.segment;
-      if (!segments_.at(segment).remote) {
+      if (!segments_.at(Sequence(segment)).remote) {
         HIGGINS_ASSIGN_OR_RETURN(arrow::RecordBatch batch, wal_->Read(first.local));
         const EntryInfo info = first.info;
         lock.unlock();
@@ -352,8 +350,8 @@ Status S3BucketCore::Scan(
     const auto start = static_cast<uint64_t>(run.front().block.offset);
     const uint64_t stop = static_cast<uint64_t>(last.block.offset) + last.block.metadata_length +
                           static_cast<uint64_t>(last.block.body_length);
-    auto fetched =
-        shared_->store->Get(ObjectKey(run.front().info.location.segment), start, stop - start);
+    auto fetched = shared_->store->Get(ObjectKey(Sequence(run.front().info.location.segment)),
+                                       start, stop - start);
     shared_->remote_reads.fetch_add(1);
     if (!fetched.ok()) return RemoteError(run.front(), fetched.status());
     for (const Entry& e : run) {

@@ -74,16 +74,16 @@ class S3BucketCore {
   /// Corruption (objects not contiguous, a footer that disagrees, a local segment overlapping
   /// the objects without matching one, fewer rows than `durable_sequence`).
   static Result<std::shared_ptr<S3BucketCore>> Open(std::shared_ptr<S3Shared> shared,
-                                                    std::string local_directory, uint64_t stream_id,
-                                                    uint32_t bucket, arrow::SchemaPtr schema,
-                                                    uint64_t durable_sequence);
+                                                    std::string local_directory, StreamId stream_id,
+                                                    BucketId bucket, arrow::SchemaPtr schema,
+                                                    Sequence durable_sequence);
 
   Result<EntryInfo> Append(const arrow::RecordBatch& batch, int64_t timestamp_ms);
   Status Sync();
   Result<arrow::RecordBatch> Read(const EntryLocation& location) const;
-  Status Scan(uint64_t from_sequence,
+  Status Scan(Sequence from_sequence,
               const std::function<Status(const EntryInfo&, const arrow::RecordBatch&)>& fn) const;
-  uint64_t next_sequence() const { return wal_->next_sequence(); }
+  Sequence next_sequence() const { return wal_->next_sequence(); }
 
   /// The uploader's turn: seals a segment older than segment_max_age, then uploads every
   /// sealed segment in order, unless a failed upload's back-off has not elapsed.
@@ -93,8 +93,8 @@ class S3BucketCore {
 
  private:
   struct Segment {
-    uint64_t base = 0;
-    uint64_t end = 0;  // sequence after its last row
+    Sequence base;
+    Sequence end;  // sequence after its last row
     uint32_t entries = 0;
     bool sealed = false;       // no more entries: ready to upload
     bool remote = false;       // uploaded: reads go to the object
@@ -108,21 +108,21 @@ class S3BucketCore {
     arrow::ipc::FileBlock block;  // where the object has it (once remote)
   };
 
-  S3BucketCore(std::shared_ptr<S3Shared> shared, uint64_t stream_id, uint32_t bucket,
+  S3BucketCore(std::shared_ptr<S3Shared> shared, StreamId stream_id, BucketId bucket,
                arrow::SchemaPtr schema);
 
-  std::string ObjectKey(uint64_t base) const;
+  std::string ObjectKey(Sequence base) const;
   /// Seals the segment being appended to (write_mu_ held).
   Status SealTail();
   /// Uploads and releases every sealed local segment, oldest first (upload_mu_ held).
   Status UploadSealed();
-  Status UploadSegment(uint64_t base);
+  Status UploadSegment(Sequence base);
   Result<arrow::RecordBatch> DecodeRemote(const Entry& entry, const Buffer& message) const;
   Status RemoteError(const Entry& entry, const Status& cause) const;
 
   const std::shared_ptr<S3Shared> shared_;
-  const uint64_t stream_id_;
-  const uint32_t bucket_;
+  const StreamId stream_id_;
+  const BucketId bucket_;
   const arrow::SchemaPtr schema_;
   std::unique_ptr<FileBucketLog> wal_;
 
@@ -133,11 +133,11 @@ class S3BucketCore {
 
   std::mutex write_mu_;
   bool has_tail_ = false;
-  uint64_t tail_base_ = 0;
+  Sequence tail_base_;
 
   mutable std::shared_mutex mu_;
   std::vector<Entry> entries_;  // sequence order
-  std::map<uint64_t, Segment> segments_;
+  std::map<Sequence, Segment> segments_;
 };
 
 }  // namespace higgins::storage

@@ -15,8 +15,8 @@ namespace higgins::storage {
 
 Result<SegmentObjectInfo> ReadSegmentObjectFooter(s3::ObjectStore& store,
                                                   const s3::ObjectInfo& object,
-                                                  const arrow::Schema& schema, uint64_t stream_id,
-                                                  uint32_t bucket, uint64_t base) {
+                                                  const arrow::Schema& schema, StreamId stream_id,
+                                                  BucketId bucket, Sequence base) {
   if (object.size < kObjectTrailerSize + 8) {
     return Status::Corruption(object.key + ": " + std::to_string(object.size) +
                               " bytes is too small for an Arrow IPC file");
@@ -32,34 +32,34 @@ Result<SegmentObjectInfo> ReadSegmentObjectFooter(s3::ObjectStore& store,
 
 Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(std::shared_ptr<S3Shared> shared,
                                                          std::string local_directory,
-                                                         uint64_t stream_id, uint32_t bucket,
+                                                         StreamId stream_id, BucketId bucket,
                                                          arrow::SchemaPtr schema,
-                                                         uint64_t durable_sequence) {
+                                                         Sequence durable_sequence) {
   std::shared_ptr<S3BucketCore> core(new S3BucketCore(shared, stream_id, bucket, schema));
   const std::string where = "storage '" + shared->options.name + "', stream id " +
-                            std::to_string(stream_id) + " bucket log " + std::to_string(bucket);
+                            ToString(stream_id) + " bucket log " + ToString(bucket);
   // 1. The uploaded segments, contiguous from sequence 0.
   const std::string prefix =
-      shared->options.prefix + std::to_string(stream_id) + "/" + std::to_string(bucket) + "/";
+      shared->options.prefix + ToString(stream_id) + "/" + ToString(bucket) + "/";
   auto listed = shared->store->List(prefix);
   if (!listed.ok()) {
     return Status(listed.status().code(),
                   where + ": listing the objects failed: " + listed.status().message());
   }
-  std::vector<std::pair<uint64_t, s3::ObjectInfo>> objects;
+  std::vector<std::pair<Sequence, s3::ObjectInfo>> objects;
   for (const s3::ObjectInfo& object : *listed) {
     const std::string_view name = std::string_view(object.key).substr(prefix.size());
     if (auto base = ParseSegmentObjectName(name)) objects.emplace_back(*base, object);
   }
   std::sort(objects.begin(), objects.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
-  uint64_t remote_end = 0;
-  std::set<uint64_t> remote_bases;
+  Sequence remote_end;
+  std::set<Sequence> remote_bases;
   for (const auto& [base, object] : objects) {
     if (base != remote_end) {
       return Status::Corruption(where + ": object " + object.key + " starts at sequence " +
-                                std::to_string(base) + " but the objects before it end at " +
-                                std::to_string(remote_end));
+                                ToString(base) + " but the objects before it end at " +
+                                ToString(remote_end));
     }
     auto info = ReadSegmentObjectFooter(*shared->store, object, *schema, stream_id, bucket, base);
     if (!info.ok()) {
@@ -73,8 +73,10 @@ Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(std::shared_ptr<S3Share
     core->segments_[base] = segment;
     for (const ObjectEntry& e : info->entries) {
       Entry entry;
-      entry.info = {
-          e.base_sequence, e.row_count, e.timestamp_ms, {base, e.base_sequence, e.row_count}};
+      entry.info = {e.base_sequence,
+                    e.row_count,
+                    e.timestamp_ms,
+                    {base.value(), e.base_sequence.value(), e.row_count}};
       entry.block = e.block;
       core->entries_.push_back(entry);
     }
@@ -91,7 +93,7 @@ Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(std::shared_ptr<S3Share
     const std::string path = local_directory + "/" + name;
     if (remote_bases.count(*base) == 0) {
       return Status::Corruption(where + ": local segment " + path + " starts at sequence " +
-                                std::to_string(*base) +
+                                ToString(*base) +
                                 ", inside the uploaded objects but at none of their starts");
     }
     spdlog::info("storage '{}': removing {}, already uploaded", shared->options.name, path);
@@ -100,27 +102,29 @@ Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(std::shared_ptr<S3Share
   }
   if (removed) HIGGINS_RETURN_IF_ERROR(SyncDirectory(local_directory));
   // 3. The local log, from where the objects end.
-  HIGGINS_ASSIGN_OR_RETURN(
-      core->wal_, FileBucketLog::Open(local_directory, stream_id, bucket, schema,
-                                      shared->options.segment_bytes, durable_sequence, remote_end));
+  HIGGINS_ASSIGN_OR_RETURN(core->wal_,
+                           FileBucketLog::Open(local_directory, stream_id, bucket, schema,
+                                               {.segment_bytes = shared->options.segment_bytes,
+                                                .durable_sequence = durable_sequence,
+                                                .first_sequence = remote_end}));
   const auto now = std::chrono::steady_clock::now();
   uint64_t pending = 0;
   uint64_t newest_end = 0;  // where the last local entry ends in its segment file
   for (const EntryInfo& local : core->wal_->entries()) {
-    const uint64_t base = local.location.segment;
+    const Sequence base(local.location.segment);
     Segment& segment = core->segments_[base];
     if (segment.entries == 0) {
       segment.base = base;
       segment.first_append = now;
     }
-    segment.end = local.base_sequence + local.row_count;
+    segment.end = local.end_sequence();
     segment.entries += 1;
     segment.local_bytes += local.location.size;
     pending += local.location.size;
     newest_end = local.location.position + local.location.size;
     Entry entry;
     entry.info = local;
-    entry.info.location = {base, local.base_sequence, local.row_count};
+    entry.info.location = {base.value(), local.base_sequence.value(), local.row_count};
     entry.local = local.location;
     core->entries_.push_back(entry);
   }
@@ -136,8 +140,7 @@ Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(std::shared_ptr<S3Share
                it->second.entries >= shared->options.segment_max_entries) {
       if (Status rolled = core->wal_->Roll(); !rolled.ok()) {
         return Status(rolled.code(), where + ": sealing the full local segment " +
-                                         std::to_string(it->first) +
-                                         " failed: " + rolled.message());
+                                         ToString(it->first) + " failed: " + rolled.message());
       }
       it->second.sealed = true;
     } else {

@@ -33,11 +33,11 @@ class S3BucketLog final : public BucketLog {
     return core_->Read(location);
   }
   Status Scan(
-      uint64_t from_sequence,
+      Sequence from_sequence,
       const std::function<Status(const EntryInfo&, const arrow::RecordBatch&)>& fn) const override {
     return core_->Scan(from_sequence, fn);
   }
-  uint64_t next_sequence() const override { return core_->next_sequence(); }
+  Sequence next_sequence() const override { return core_->next_sequence(); }
 
  private:
   std::shared_ptr<S3BucketCore> core_;
@@ -65,11 +65,10 @@ class S3Storage final : public Storage {
     uploader_.Stop();
   }
 
-  Result<std::unique_ptr<BucketLog>> OpenBucket(uint64_t stream_id, uint32_t bucket,
+  Result<std::unique_ptr<BucketLog>> OpenBucket(StreamId stream_id, BucketId bucket,
                                                 arrow::SchemaPtr schema,
-                                                uint64_t durable_sequence) override {
-    const std::string path =
-        directory_ + "/" + std::to_string(stream_id) + "/" + std::to_string(bucket);
+                                                Sequence durable_sequence) override {
+    const std::string path = directory_ + "/" + ToString(stream_id) + "/" + ToString(bucket);
     HIGGINS_ASSIGN_OR_RETURN(
         std::shared_ptr<S3BucketCore> core,
         S3BucketCore::Open(shared_, path, stream_id, bucket, std::move(schema), durable_sequence));
@@ -85,14 +84,14 @@ class S3Storage final : public Storage {
     }));
   }
 
-  Status DropStream(uint64_t stream_id) override {
-    const std::string prefix = shared_->options.prefix + std::to_string(stream_id) + "/";
+  Status DropStream(StreamId stream_id) override {
+    const std::string prefix = shared_->options.prefix + ToString(stream_id) + "/";
     HIGGINS_ASSIGN_OR_RETURN(std::vector<s3::ObjectInfo> objects, shared_->store->List(prefix));
     for (const s3::ObjectInfo& object : objects) {
       HIGGINS_RETURN_IF_ERROR(shared_->store->Delete(object.key));
     }
     shared_->cache.EraseWithPrefix(prefix);
-    HIGGINS_RETURN_IF_ERROR(RemoveTree(directory_ + "/" + std::to_string(stream_id)));
+    HIGGINS_RETURN_IF_ERROR(RemoveTree(directory_ + "/" + ToString(stream_id)));
     return SyncDirectory(directory_);
   }
 

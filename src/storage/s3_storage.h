@@ -55,8 +55,8 @@ Result<std::unique_ptr<Storage>> MakeS3Storage(const std::string& directory,
 /// decodes it as DecodeSegmentObjectFooter does. Errors: those of the store; Corruption.
 Result<SegmentObjectInfo> ReadSegmentObjectFooter(s3::ObjectStore& store,
                                                   const s3::ObjectInfo& object,
-                                                  const arrow::Schema& schema, uint64_t stream_id,
-                                                  uint32_t bucket, uint64_t base);
+                                                  const arrow::Schema& schema, StreamId stream_id,
+                                                  BucketId bucket, Sequence base);
 
 /// Counters of one s3 storage, for tests, benchmarks and logs.
 struct S3StorageStats {

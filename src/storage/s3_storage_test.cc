@@ -80,7 +80,7 @@ class S3StorageTest : public ::testing::Test {
 
 TEST_F(S3StorageTest, SealedSegmentsAreUploadedAsArrowFilesAndReadBackFromTheStore) {
   auto storage = Make();
-  auto log = storage->OpenBucket(7, 2, RecordSchema(), 0);
+  auto log = storage->OpenBucket(StreamId(7), BucketId(2), RecordSchema(), Sequence(0));
   ASSERT_TRUE(log.ok()) << log.status().ToString();
   const auto entries = AppendEntries(**log, 20);
   ASSERT_TRUE(WaitFor([&] { return GetS3StorageStats(*storage).uploaded_objects >= 3; }));
@@ -100,7 +100,7 @@ TEST_F(S3StorageTest, SealedSegmentsAreUploadedAsArrowFilesAndReadBackFromTheSto
   for (const EntryInfo& entry : entries) {
     auto batch = (*log)->Read(entry.location);
     ASSERT_TRUE(batch.ok()) << batch.status().ToString();
-    EXPECT_EQ(FirstSeq(*batch), static_cast<int64_t>(entry.base_sequence));
+    EXPECT_EQ(FirstSeq(*batch), static_cast<int64_t>(entry.base_sequence.value()));
   }
   // A second read of an uploaded entry comes from the cache.
   const uint64_t gets = store_->gets();
@@ -111,7 +111,7 @@ TEST_F(S3StorageTest, SealedSegmentsAreUploadedAsArrowFilesAndReadBackFromTheSto
 
 TEST_F(S3StorageTest, UploadedSegmentsLeaveTheLocalLog) {
   auto storage = Make();
-  auto log = storage->OpenBucket(1, 0, RecordSchema(), 0);
+  auto log = storage->OpenBucket(StreamId(1), BucketId(0), RecordSchema(), Sequence(0));
   ASSERT_TRUE(log.ok());
   AppendEntries(**log, 20);
   ASSERT_TRUE(WaitFor([&] { return GetS3StorageStats(*storage).uploaded_objects >= 3; }));
@@ -128,25 +128,26 @@ TEST_F(S3StorageTest, ARestartRebuildsEntriesFromObjectsAndTheLocalLog) {
   std::vector<EntryInfo> entries;
   {
     auto storage = Make();
-    auto log = storage->OpenBucket(3, 0, RecordSchema(), 0);
+    auto log = storage->OpenBucket(StreamId(3), BucketId(0), RecordSchema(), Sequence(0));
     ASSERT_TRUE(log.ok());
     entries = AppendEntries(**log, 25);
     ASSERT_TRUE(WaitFor([&] { return GetS3StorageStats(*storage).uploaded_objects >= 3; }));
   }
   auto storage = Make();
-  auto log = storage->OpenBucket(3, 0, RecordSchema(), 250);
+  auto log = storage->OpenBucket(StreamId(3), BucketId(0), RecordSchema(), Sequence(250));
   ASSERT_TRUE(log.ok()) << log.status().ToString();
-  EXPECT_EQ((*log)->next_sequence(), 250u);
+  EXPECT_EQ((*log)->next_sequence(), Sequence(250));
   for (const EntryInfo& entry : entries) {
     auto batch = (*log)->Read(entry.location);
     ASSERT_TRUE(batch.ok()) << batch.status().ToString();
-    EXPECT_EQ(FirstSeq(*batch), static_cast<int64_t>(entry.base_sequence));
+    EXPECT_EQ(FirstSeq(*batch), static_cast<int64_t>(entry.base_sequence.value()));
   }
   std::vector<EntryInfo> scanned;
   ASSERT_TRUE((*log)
-                  ->Scan(0,
+                  ->Scan(Sequence(0),
                          [&](const EntryInfo& info, const arrow::RecordBatch& batch) {
-                           EXPECT_EQ(FirstSeq(batch), static_cast<int64_t>(info.base_sequence));
+                           EXPECT_EQ(FirstSeq(batch),
+                                     static_cast<int64_t>(info.base_sequence.value()));
                            scanned.push_back(info);
                            return Status::OK();
                          })
@@ -160,14 +161,14 @@ TEST_F(S3StorageTest, ARestartRebuildsEntriesFromObjectsAndTheLocalLog) {
   // Appending continues after the recovered rows.
   auto more = (*log)->Append(RecordBatchOf(10, 250), 5000);
   ASSERT_TRUE(more.ok());
-  EXPECT_EQ(more->base_sequence, 250u);
+  EXPECT_EQ(more->base_sequence, Sequence(250));
 }
 
 TEST_F(S3StorageTest, AnUnreachableStoreKeepsAppendsLocalUntilTheLimit) {
   S3StorageOptions options = SmallSegments();
   options.local_limit_bytes = 20000;
   auto storage = Make(options);
-  auto log = storage->OpenBucket(4, 0, RecordSchema(), 0);
+  auto log = storage->OpenBucket(StreamId(4), BucketId(0), RecordSchema(), Sequence(0));
   ASSERT_TRUE(log.ok());
   store_->set_failing(true);
   int appended = 0;
@@ -187,7 +188,7 @@ TEST_F(S3StorageTest, AnUnreachableStoreKeepsAppendsLocalUntilTheLimit) {
   ASSERT_TRUE(WaitFor([&] { return ObjectCount() >= 3; }));
   std::vector<int64_t> firsts;
   ASSERT_TRUE((*log)
-                  ->Scan(0,
+                  ->Scan(Sequence(0),
                          [&](const EntryInfo&, const arrow::RecordBatch& batch) {
                            firsts.push_back(FirstSeq(batch));
                            return Status::OK();
@@ -201,7 +202,7 @@ TEST_F(S3StorageTest, ReadsOfUploadedDataFailClearlyWhileTheStoreIsDownAndWorkAf
   S3StorageOptions options = SmallSegments();
   options.read_cache_bytes = 0;
   auto storage = Make(options);
-  auto log = storage->OpenBucket(5, 0, RecordSchema(), 0);
+  auto log = storage->OpenBucket(StreamId(5), BucketId(0), RecordSchema(), Sequence(0));
   ASSERT_TRUE(log.ok());
   const auto entries = AppendEntries(**log, 20);
   ASSERT_TRUE(WaitFor([&] { return testing::ListFiles(dir_.path() + "/wal/5/0").size() == 1; }));
@@ -222,7 +223,7 @@ TEST_F(S3StorageTest, AckAfterUploadSyncsOnlyOnceTheObjectExists) {
   S3StorageOptions options = SmallSegments();
   options.ack_after_upload = true;
   auto storage = Make(options);
-  auto log = storage->OpenBucket(6, 0, RecordSchema(), 0);
+  auto log = storage->OpenBucket(StreamId(6), BucketId(0), RecordSchema(), Sequence(0));
   ASSERT_TRUE(log.ok());
   ASSERT_TRUE((*log)->Append(RecordBatchOf(3), 1).ok());
   ASSERT_TRUE((*log)->Sync().ok());
@@ -240,7 +241,7 @@ TEST_F(S3StorageTest, ASegmentOlderThanTheMaximumAgeIsUploaded) {
   options.segment_bytes = 1 << 20;
   options.segment_max_age = std::chrono::milliseconds(50);
   auto storage = Make(options);
-  auto log = storage->OpenBucket(8, 0, RecordSchema(), 0);
+  auto log = storage->OpenBucket(StreamId(8), BucketId(0), RecordSchema(), Sequence(0));
   ASSERT_TRUE(log.ok());
   AppendEntries(**log, 2);
   EXPECT_TRUE(WaitFor([&] { return ObjectCount() == 1; }));
@@ -253,7 +254,7 @@ void S3StorageTest::ReopenAfterSealingWithoutUploading(S3StorageOptions options,
                                                        size_t objects) {
   {
     auto storage = Make(options);
-    auto log = storage->OpenBucket(11, 0, RecordSchema(), 0);
+    auto log = storage->OpenBucket(StreamId(11), BucketId(0), RecordSchema(), Sequence(0));
     ASSERT_TRUE(log.ok());
     store_->set_failing(true);
     AppendEntries(**log, count);
@@ -262,7 +263,8 @@ void S3StorageTest::ReopenAfterSealingWithoutUploading(S3StorageOptions options,
   store_->set_failing(false);
   ASSERT_EQ(ObjectCount(), 0u);
   auto storage = Make(options);
-  auto log = storage->OpenBucket(11, 0, RecordSchema(), 10 * static_cast<uint64_t>(count));
+  auto log = storage->OpenBucket(StreamId(11), BucketId(0), RecordSchema(),
+                                 Sequence(10 * static_cast<uint64_t>(count)));
   ASSERT_TRUE(log.ok()) << log.status().ToString();
   EXPECT_TRUE(WaitFor([&] { return ObjectCount() == objects; }, std::chrono::milliseconds(3000)))
       << ObjectCount() << " objects";
@@ -270,7 +272,7 @@ void S3StorageTest::ReopenAfterSealingWithoutUploading(S3StorageOptions options,
   // Appending goes on in a new segment after the recovered ones.
   auto more = (*log)->Append(RecordBatchOf(10, 10 * count), 5000);
   ASSERT_TRUE(more.ok()) << more.status().ToString();
-  EXPECT_EQ(more->base_sequence, 10u * count);
+  EXPECT_EQ(more->base_sequence, Sequence(10u * count));
   EXPECT_EQ(more->location.segment, 10u * count);
 }
 
@@ -290,7 +292,7 @@ TEST_F(S3StorageTest, ANewestLocalSegmentSealedByEntryCountBeforeACrashIsUploade
 TEST_F(S3StorageTest, ObjectsWithAGapRefuseToOpen) {
   {
     auto storage = Make();
-    auto log = storage->OpenBucket(9, 0, RecordSchema(), 0);
+    auto log = storage->OpenBucket(StreamId(9), BucketId(0), RecordSchema(), Sequence(0));
     ASSERT_TRUE(log.ok());
     AppendEntries(**log, 25);
     ASSERT_TRUE(WaitFor([&] { return ObjectCount() >= 3; }));
@@ -299,7 +301,7 @@ TEST_F(S3StorageTest, ObjectsWithAGapRefuseToOpen) {
   ASSERT_TRUE(listed.ok());
   ASSERT_TRUE(store_->Delete((*listed)[1].key).ok());
   auto storage = Make();
-  auto log = storage->OpenBucket(9, 0, RecordSchema(), 0);
+  auto log = storage->OpenBucket(StreamId(9), BucketId(0), RecordSchema(), Sequence(0));
   ASSERT_FALSE(log.ok());
   EXPECT_EQ(log.status().code(), StatusCode::kCorruption);
   EXPECT_NE(log.status().message().find("but the objects before it end at"), std::string::npos)
@@ -309,12 +311,12 @@ TEST_F(S3StorageTest, ObjectsWithAGapRefuseToOpen) {
 TEST_F(S3StorageTest, DropStreamDeletesItsObjectsAndLocalLog) {
   auto storage = Make();
   {
-    auto log = storage->OpenBucket(10, 0, RecordSchema(), 0);
+    auto log = storage->OpenBucket(StreamId(10), BucketId(0), RecordSchema(), Sequence(0));
     ASSERT_TRUE(log.ok());
     AppendEntries(**log, 20);
     ASSERT_TRUE(WaitFor([&] { return ObjectCount() >= 3; }));
   }
-  ASSERT_TRUE(storage->DropStream(10).ok());
+  ASSERT_TRUE(storage->DropStream(StreamId(10)).ok());
   EXPECT_EQ(ObjectCount(), 0u);
   EXPECT_EQ(testing::ListFiles(dir_.path() + "/wal"),
             std::vector<std::string>{dir_.path() + "/wal/owner-id"});
@@ -380,7 +382,7 @@ TEST_F(S3StorageTest, AMultipartUploadCutOffByACrashIsAbortedWhenTheStorageReope
   std::vector<EntryInfo> entries;
   {
     auto storage = Make();
-    auto log = storage->OpenBucket(5, 1, RecordSchema(), 0);
+    auto log = storage->OpenBucket(StreamId(5), BucketId(1), RecordSchema(), Sequence(0));
     ASSERT_TRUE(log.ok());
     entries = AppendEntries(**log, 20);
     // The first segment's upload dies after two parts; nothing reaches the store after that.
@@ -401,14 +403,14 @@ TEST_F(S3StorageTest, AMultipartUploadCutOffByACrashIsAbortedWhenTheStorageReope
   EXPECT_EQ(store_->in_progress_part_bytes(), 0u);
   EXPECT_EQ(ObjectCount(), 0u);
   // Every acknowledged entry is then uploaded under new uploads and reads back.
-  auto log = storage->OpenBucket(5, 1, RecordSchema(), 200);
+  auto log = storage->OpenBucket(StreamId(5), BucketId(1), RecordSchema(), Sequence(200));
   ASSERT_TRUE(log.ok()) << log.status().ToString();
   ASSERT_TRUE(WaitFor([&] { return ObjectCount() >= 3; }));
   EXPECT_TRUE(InProgress(*store_, "data/").empty());
   for (const EntryInfo& entry : entries) {
     auto batch = (*log)->Read(entry.location);
     ASSERT_TRUE(batch.ok()) << batch.status().ToString();
-    EXPECT_EQ(FirstSeq(*batch), static_cast<int64_t>(entry.base_sequence));
+    EXPECT_EQ(FirstSeq(*batch), static_cast<int64_t>(entry.base_sequence.value()));
   }
 }
 
@@ -449,7 +451,7 @@ TEST_F(S3StorageTest, AStoreWithoutTheUploadListingStillOpens) {
   auto storage = Make();
   ASSERT_NE(storage, nullptr);
   EXPECT_EQ(store_->aborted_uploads(), 0u);
-  auto log = storage->OpenBucket(1, 0, RecordSchema(), 0);
+  auto log = storage->OpenBucket(StreamId(1), BucketId(0), RecordSchema(), Sequence(0));
   ASSERT_TRUE(log.ok());
   AppendEntries(**log, 20);
   EXPECT_TRUE(WaitFor([&] { return ObjectCount() >= 3; }));
@@ -485,26 +487,32 @@ TEST_F(S3StorageTest, AStorageRefusedByTheClaimAbortsNothing) {
 }
 
 TEST(SegmentObjectTest, FooterRoundTripsAndRefusesAnotherPlace) {
-  std::vector<SealedEntry> entries = {{5, 100, RecordBatchOf(3, 5)}, {8, 200, RecordBatchOf(2, 8)}};
-  auto object = EncodeSegmentObject(RecordSchema(), 1, 2, 5, entries);
+  std::vector<SealedEntry> entries = {{Sequence(5), 100, RecordBatchOf(3, 5)},
+                                      {Sequence(8), 200, RecordBatchOf(2, 8)}};
+  auto object = EncodeSegmentObject(RecordSchema(), StreamId(1), BucketId(2), Sequence(5), entries);
   ASSERT_TRUE(object.ok());
   const auto bytes = object->span();
   auto length = DecodeObjectTrailer(bytes.last(kObjectTrailerSize), bytes.size());
   ASSERT_TRUE(length.ok());
   const auto footer = bytes.subspan(bytes.size() - kObjectTrailerSize - *length, *length);
-  auto info = DecodeSegmentObjectFooter(footer, *RecordSchema(), 1, 2, 5, bytes.size());
+  auto info = DecodeSegmentObjectFooter(footer, *RecordSchema(), StreamId(1), BucketId(2),
+                                        Sequence(5), bytes.size());
   ASSERT_TRUE(info.ok()) << info.status().ToString();
   ASSERT_EQ(info->entries.size(), 2u);
-  EXPECT_EQ(info->entries[1].base_sequence, 8u);
+  EXPECT_EQ(info->entries[1].base_sequence, Sequence(8));
   EXPECT_EQ(info->entries[1].row_count, 2u);
   EXPECT_EQ(info->entries[1].timestamp_ms, 200);
-  EXPECT_EQ(info->end_sequence(), 10u);
-  auto elsewhere = DecodeSegmentObjectFooter(footer, *RecordSchema(), 1, 3, 5, bytes.size());
+  EXPECT_EQ(info->end_sequence(), Sequence(10));
+  auto elsewhere = DecodeSegmentObjectFooter(footer, *RecordSchema(), StreamId(1), BucketId(3),
+                                             Sequence(5), bytes.size());
   EXPECT_EQ(elsewhere.status().code(), StatusCode::kCorruption);
   auto truncated = DecodeObjectTrailer(bytes.first(kObjectTrailerSize), bytes.size());
   EXPECT_EQ(truncated.status().code(), StatusCode::kCorruption);
-  std::vector<SealedEntry> gap = {{5, 1, RecordBatchOf(3, 5)}, {9, 2, RecordBatchOf(2, 9)}};
-  EXPECT_EQ(EncodeSegmentObject(RecordSchema(), 1, 2, 5, gap).status().code(),
+  std::vector<SealedEntry> gap = {{Sequence(5), 1, RecordBatchOf(3, 5)},
+                                  {Sequence(9), 2, RecordBatchOf(2, 9)}};
+  EXPECT_EQ(EncodeSegmentObject(RecordSchema(), StreamId(1), BucketId(2), Sequence(5), gap)
+                .status()
+                .code(),
             StatusCode::kInvalidArgument);
 }
 
@@ -515,12 +523,13 @@ TEST(SegmentObjectTest, AFooterWrittenByApacheArrowJsDecodes) {
       std::string(HIGGINS_SOURCE_DIR) + "/fuzz/corpus/storage/segment_object_footer");
   const auto schema =
       arrow::MakeSchema({{"id", arrow::DataType::Utf8()}, {"seq", arrow::DataType::Int64()}});
-  auto info = DecodeSegmentObjectFooter(footer, *schema, 1, 0, 0, 1 << 20);
+  auto info =
+      DecodeSegmentObjectFooter(footer, *schema, StreamId(1), BucketId(0), Sequence(0), 1 << 20);
   ASSERT_TRUE(info.ok()) << info.status().ToString();
   ASSERT_EQ(info->entries.size(), 1u);
   EXPECT_EQ(info->entries[0].row_count, 3u);
   EXPECT_EQ(info->entries[0].timestamp_ms, 1700000000000);
-  EXPECT_EQ(info->end_sequence(), 3u);
+  EXPECT_EQ(info->end_sequence(), Sequence(3));
 }
 
 }  // namespace

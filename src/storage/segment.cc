@@ -19,9 +19,9 @@ void EncodeSegmentHeader(const SegmentHeader& header, uint8_t* out) {
   std::memset(out, 0, kSegmentHeaderSize);
   std::memcpy(out, kSegmentMagic.data(), kSegmentMagic.size());
   out[kSegmentVersionOffset] = kSegmentFormatVersion;
-  bit_util::StoreLE<uint64_t>(out + kSegmentStreamIdOffset, header.stream_id);
-  bit_util::StoreLE<uint32_t>(out + kSegmentBucketOffset, header.bucket);
-  bit_util::StoreLE<uint64_t>(out + kSegmentBaseSequenceOffset, header.base_sequence);
+  bit_util::StoreLE<uint64_t>(out + kSegmentStreamIdOffset, header.stream_id.value());
+  bit_util::StoreLE<uint32_t>(out + kSegmentBucketOffset, header.bucket.value());
+  bit_util::StoreLE<uint64_t>(out + kSegmentBaseSequenceOffset, header.base_sequence.value());
   bit_util::StoreLE<uint32_t>(out + kSegmentHeaderChecksumOffset, HeaderChecksum(out));
 }
 
@@ -42,30 +42,31 @@ Result<SegmentHeader> DecodeSegmentHeader(ByteSpan bytes) {
                               std::to_string(p[kSegmentVersionOffset]) + " (this build reads " +
                               std::to_string(kSegmentFormatVersion) + ")");
   }
-  return SegmentHeader{bit_util::LoadLE<uint64_t>(p + kSegmentStreamIdOffset),
-                       bit_util::LoadLE<uint32_t>(p + kSegmentBucketOffset),
-                       bit_util::LoadLE<uint64_t>(p + kSegmentBaseSequenceOffset)};
+  return SegmentHeader{StreamId(bit_util::LoadLE<uint64_t>(p + kSegmentStreamIdOffset)),
+                       BucketId(bit_util::LoadLE<uint32_t>(p + kSegmentBucketOffset)),
+                       Sequence(bit_util::LoadLE<uint64_t>(p + kSegmentBaseSequenceOffset))};
 }
 
 void EncodeBatchPrefix(const BatchPrefix& prefix, uint8_t* out) {
-  bit_util::StoreLE<uint64_t>(out, prefix.base_sequence);
+  bit_util::StoreLE<uint64_t>(out, prefix.base_sequence.value());
   bit_util::StoreLE<uint32_t>(out + kBatchRowCountOffset, prefix.row_count);
   bit_util::StoreLE<int64_t>(out + kBatchTimestampOffset, prefix.timestamp_ms);
 }
 
 BatchPrefix DecodeBatchPrefix(const uint8_t* bytes) {
-  return {bit_util::LoadLE<uint64_t>(bytes),
+  return {Sequence(bit_util::LoadLE<uint64_t>(bytes)),
           bit_util::LoadLE<uint32_t>(bytes + kBatchRowCountOffset),
           bit_util::LoadLE<int64_t>(bytes + kBatchTimestampOffset)};
 }
 
-std::string SegmentFileName(uint64_t base_sequence) {
+std::string SegmentFileName(Sequence base_sequence) {
   char digits[kSegmentNameDigits + 1];
-  std::snprintf(digits, sizeof(digits), "%020llu", static_cast<unsigned long long>(base_sequence));
+  std::snprintf(digits, sizeof(digits), "%020llu",
+                static_cast<unsigned long long>(base_sequence.value()));
   return std::string(digits) + std::string(kSegmentSuffix);
 }
 
-std::optional<uint64_t> ParseSegmentFileName(std::string_view name) {
+std::optional<Sequence> ParseSegmentFileName(std::string_view name) {
   if (name.size() != kSegmentNameDigits + kSegmentSuffix.size() ||
       name.substr(kSegmentNameDigits) != kSegmentSuffix) {
     return std::nullopt;
@@ -77,7 +78,7 @@ std::optional<uint64_t> ParseSegmentFileName(std::string_view name) {
     if (value > (UINT64_MAX - digit) / 10) return std::nullopt;
     value = value * 10 + digit;
   }
-  return value;
+  return Sequence(value);
 }
 
 }  // namespace higgins::storage

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/ids.h"
 #include "higgins/result.h"
 #include "storage/log_frame.h"
 #include "storage/segment_format.h"
@@ -15,9 +16,9 @@ namespace higgins::storage {
 
 /// The identity a segment file states in its header; it must agree with the file's place.
 struct SegmentHeader {
-  uint64_t stream_id = 0;
-  uint32_t bucket = 0;
-  uint64_t base_sequence = 0;
+  StreamId stream_id;
+  BucketId bucket;
+  Sequence base_sequence;
   friend bool operator==(const SegmentHeader&, const SegmentHeader&) = default;
 };
 
@@ -32,7 +33,7 @@ Result<SegmentHeader> DecodeSegmentHeader(ByteSpan bytes);
 /// The prefix of every kBatch frame's payload: which rows the entry holds and when they were
 /// committed.
 struct BatchPrefix {
-  uint64_t base_sequence = 0;
+  Sequence base_sequence;
   uint32_t row_count = 0;
   int64_t timestamp_ms = 0;
 };
@@ -43,8 +44,8 @@ void EncodeBatchPrefix(const BatchPrefix& prefix, uint8_t* out);
 BatchPrefix DecodeBatchPrefix(const uint8_t* bytes);
 
 /// "<base_sequence as 20 digits>.segment".
-std::string SegmentFileName(uint64_t base_sequence);
+std::string SegmentFileName(Sequence base_sequence);
 /// The base sequence of a segment file name, or nullopt for any other name.
-std::optional<uint64_t> ParseSegmentFileName(std::string_view name);
+std::optional<Sequence> ParseSegmentFileName(std::string_view name);
 
 }  // namespace higgins::storage

@@ -30,37 +30,38 @@ const std::string* FindValue(const arrow::KeyValueMetadata& metadata, std::strin
   return nullptr;
 }
 
-Status Corrupt(uint64_t stream_id, uint32_t bucket, uint64_t base, const std::string& what) {
-  return Status::Corruption("segment object " + std::to_string(stream_id) + "/" +
-                            std::to_string(bucket) + "/" + SegmentObjectName(base) + ": " + what);
+Status Corrupt(StreamId stream_id, BucketId bucket, Sequence base, const std::string& what) {
+  return Status::Corruption("segment object " + ToString(stream_id) + "/" + ToString(bucket) + "/" +
+                            SegmentObjectName(base) + ": " + what);
 }
 
 }  // namespace
 
-std::string SegmentObjectName(uint64_t base_sequence) {
+std::string SegmentObjectName(Sequence base_sequence) {
   char name[32];
-  std::snprintf(name, sizeof name, "%020llu.arrow", static_cast<unsigned long long>(base_sequence));
+  std::snprintf(name, sizeof name, "%020llu.arrow",
+                static_cast<unsigned long long>(base_sequence.value()));
   return name;
 }
 
-std::optional<uint64_t> ParseSegmentObjectName(std::string_view name) {
+std::optional<Sequence> ParseSegmentObjectName(std::string_view name) {
   if (name.size() != 20 + kObjectSuffix.size() || !name.ends_with(kObjectSuffix))
     return std::nullopt;
   uint64_t base = 0;
   if (!ParseNumber(name.substr(0, 20), &base)) return std::nullopt;
-  return base;
+  return Sequence(base);
 }
 
-Result<Buffer> EncodeSegmentObject(const arrow::SchemaPtr& schema, uint64_t stream_id,
-                                   uint32_t bucket, uint64_t base_sequence,
+Result<Buffer> EncodeSegmentObject(const arrow::SchemaPtr& schema, StreamId stream_id,
+                                   BucketId bucket, Sequence base_sequence,
                                    std::span<const SealedEntry> entries) {
   std::string listed;
   listed.reserve(entries.size() * 20);
-  uint64_t next = base_sequence;
+  Sequence next = base_sequence;
   for (const SealedEntry& entry : entries) {
     if (entry.base_sequence != next || entry.batch.num_rows() < 1) {
       return Status::InvalidArgument("segment entries are not consecutive at sequence " +
-                                     std::to_string(next));
+                                     ToString(next));
     }
     if (!listed.empty()) listed += ';';
     listed += std::to_string(entry.batch.num_rows());
@@ -69,9 +70,9 @@ Result<Buffer> EncodeSegmentObject(const arrow::SchemaPtr& schema, uint64_t stre
     next += static_cast<uint64_t>(entry.batch.num_rows());
   }
   arrow::KeyValueMetadata metadata = schema->metadata();
-  metadata.emplace_back(kStreamKey, std::to_string(stream_id));
-  metadata.emplace_back(kBucketKey, std::to_string(bucket));
-  metadata.emplace_back(kBaseKey, std::to_string(base_sequence));
+  metadata.emplace_back(kStreamKey, ToString(stream_id));
+  metadata.emplace_back(kBucketKey, ToString(bucket));
+  metadata.emplace_back(kBaseKey, ToString(base_sequence));
   metadata.emplace_back(kEntriesKey, std::move(listed));
   auto object_schema = arrow::MakeSchema(schema->fields(), std::move(metadata));
   arrow::ipc::FileWriter writer(object_schema);
@@ -96,8 +97,8 @@ Result<uint32_t> DecodeObjectTrailer(std::span<const uint8_t> trailer, uint64_t 
 }
 
 Result<SegmentObjectInfo> DecodeSegmentObjectFooter(std::span<const uint8_t> footer,
-                                                    const arrow::Schema& schema, uint64_t stream_id,
-                                                    uint32_t bucket, uint64_t base_sequence,
+                                                    const arrow::Schema& schema, StreamId stream_id,
+                                                    BucketId bucket, Sequence base_sequence,
                                                     uint64_t object_size) {
   auto decoded = arrow::ipc::DecodeFooter(footer, arrow::ipc::IpcLimits{});
   if (!decoded.ok()) return Corrupt(stream_id, bucket, base_sequence, decoded.status().ToString());
@@ -118,14 +119,15 @@ Result<SegmentObjectInfo> DecodeSegmentObjectFooter(std::span<const uint8_t> foo
       !ParseNumber(*bucket_text, &found_bucket) || !ParseNumber(*base_text, &found_base)) {
     return Corrupt(stream_id, bucket, base_sequence, "the higgins.* schema metadata is missing");
   }
-  if (found_stream != stream_id || found_bucket != bucket || found_base != base_sequence) {
+  if (StreamId(found_stream) != stream_id || BucketId(found_bucket) != bucket ||
+      Sequence(found_base) != base_sequence) {
     return Corrupt(stream_id, bucket, base_sequence,
                    "its metadata names stream " + *stream_text + ", bucket " + *bucket_text +
                        ", base sequence " + *base_text);
   }
   SegmentObjectInfo info{stream_id, bucket, base_sequence, {}};
   std::string_view rest = *entries_text;
-  uint64_t next = base_sequence;
+  Sequence next = base_sequence;
   size_t index = 0;
   while (!rest.empty()) {
     const size_t end = rest.find(';');

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "arrow/ipc/metadata.h"
+#include "common/ids.h"
 #include "higgins/arrow/record_batch.h"
 #include "higgins/buffer.h"
 #include "higgins/result.h"
@@ -17,7 +18,7 @@ namespace higgins::storage {
 /// One entry of a segment object: the rows it holds, its commit time and the Arrow IPC file
 /// block (absolute offset, metadata length, body length) of its record batch message.
 struct ObjectEntry {
-  uint64_t base_sequence = 0;
+  Sequence base_sequence;
   uint32_t row_count = 0;
   int64_t timestamp_ms = 0;
   arrow::ipc::FileBlock block;
@@ -29,12 +30,12 @@ struct ObjectEntry {
 
 /// What a segment object's footer says (docs/storage-format.md, "Segment objects").
 struct SegmentObjectInfo {
-  uint64_t stream_id = 0;
-  uint32_t bucket = 0;
-  uint64_t base_sequence = 0;
+  StreamId stream_id;
+  BucketId bucket;
+  Sequence base_sequence;
   std::vector<ObjectEntry> entries;
   /// The sequence after the object's last row.
-  uint64_t end_sequence() const {
+  Sequence end_sequence() const {
     return entries.empty() ? base_sequence
                            : entries.back().base_sequence + entries.back().row_count;
   }
@@ -44,13 +45,13 @@ struct SegmentObjectInfo {
 inline constexpr size_t kObjectTrailerSize = 10;
 
 /// "<base sequence as 20 digits>.arrow", the object name of a segment within its bucket prefix.
-std::string SegmentObjectName(uint64_t base_sequence);
+std::string SegmentObjectName(Sequence base_sequence);
 /// The base sequence of a segment object name, or nullopt for any other name.
-std::optional<uint64_t> ParseSegmentObjectName(std::string_view name);
+std::optional<Sequence> ParseSegmentObjectName(std::string_view name);
 
 /// One batch of a sealed segment, as the uploader reads it back from the local log.
 struct SealedEntry {
-  uint64_t base_sequence = 0;
+  Sequence base_sequence;
   int64_t timestamp_ms = 0;
   arrow::RecordBatch batch;
 };
@@ -61,8 +62,8 @@ struct SealedEntry {
 /// per entry. Any Arrow reader reads it; the metadata lets a broker rebuild the entry list
 /// from the footer alone. `entries` must be consecutive from `base_sequence` (InvalidArgument
 /// otherwise); errors of the IPC writer pass through (ResourceExhausted above its limits).
-Result<Buffer> EncodeSegmentObject(const arrow::SchemaPtr& schema, uint64_t stream_id,
-                                   uint32_t bucket, uint64_t base_sequence,
+Result<Buffer> EncodeSegmentObject(const arrow::SchemaPtr& schema, StreamId stream_id,
+                                   BucketId bucket, Sequence base_sequence,
                                    std::span<const SealedEntry> entries);
 
 /// The footer length from the last kObjectTrailerSize bytes of an object of `object_size`
@@ -74,8 +75,8 @@ Result<uint32_t> DecodeObjectTrailer(std::span<const uint8_t> trailer, uint64_t 
 /// (from its key) and the stream's `schema` (same fields; metadata may differ), one block per
 /// listed entry, blocks inside `object_size`. Corruption on any disagreement.
 Result<SegmentObjectInfo> DecodeSegmentObjectFooter(std::span<const uint8_t> footer,
-                                                    const arrow::Schema& schema, uint64_t stream_id,
-                                                    uint32_t bucket, uint64_t base_sequence,
+                                                    const arrow::Schema& schema, StreamId stream_id,
+                                                    BucketId bucket, Sequence base_sequence,
                                                     uint64_t object_size);
 
 }  // namespace higgins::storage

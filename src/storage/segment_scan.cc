@@ -17,9 +17,9 @@ Status CheckHeader(int fd, const std::string& path, const SegmentHeader& expecte
   auto header = DecodeSegmentHeader(bytes);
   if (!header.ok()) return header.status().WithContext(path);
   if (!(*header == expected)) {
-    return Status::Corruption(path + ": header names stream " + std::to_string(header->stream_id) +
-                              ", bucket " + std::to_string(header->bucket) + ", base sequence " +
-                              std::to_string(header->base_sequence) +
+    return Status::Corruption(path + ": header names stream " + ToString(header->stream_id) +
+                              ", bucket " + ToString(header->bucket) + ", base sequence " +
+                              ToString(header->base_sequence) +
                               ", which disagrees with the file's place");
   }
   return Status::OK();
@@ -42,7 +42,7 @@ Status CheckSchema(const LogReader::Frame& frame, const std::string& path,
   return Status::OK();
 }
 
-Status AddEntry(const LogReader::Frame& frame, const std::string& path, uint64_t segment,
+Status AddEntry(const LogReader::Frame& frame, const std::string& path, Sequence segment,
                 ScannedSegment& scanned) {
   if (frame.type != static_cast<uint8_t>(FrameType::kBatch)) {
     return CorruptAt(path, frame.position, "unexpected frame type " + std::to_string(frame.type));
@@ -57,13 +57,13 @@ Status AddEntry(const LogReader::Frame& frame, const std::string& path, uint64_t
   }
   if (prefix.base_sequence != scanned.next_sequence) {
     return CorruptAt(path, frame.position,
-                     "batch starts at sequence " + std::to_string(prefix.base_sequence) +
-                         ", expected " + std::to_string(scanned.next_sequence));
+                     "batch starts at sequence " + ToString(prefix.base_sequence) + ", expected " +
+                         ToString(scanned.next_sequence));
   }
   scanned.entries.push_back({prefix.base_sequence,
                              prefix.row_count,
                              prefix.timestamp_ms,
-                             {segment, frame.position, frame.size}});
+                             {segment.value(), frame.position, frame.size}});
   scanned.next_sequence += prefix.row_count;
   return Status::OK();
 }

@@ -15,7 +15,7 @@ namespace higgins::storage {
 /// What scanning one segment file found.
 struct ScannedSegment {
   std::vector<EntryInfo> entries;  // one per valid batch frame, in file order
-  uint64_t next_sequence = 0;      // the sequence after the last entry
+  Sequence next_sequence;          // the sequence after the last entry
   uint64_t file_size = 0;
   /// Where the valid part ends: after the last valid frame, or 0 when not even the header and
   /// the schema frame are intact.

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "common/ids.h"
 #include "higgins/arrow/record_batch.h"
 #include "higgins/result.h"
 
@@ -23,10 +24,12 @@ struct EntryLocation {
 /// One entry: `row_count` rows of a bucket log at sequences [base_sequence, base_sequence +
 /// row_count), committed together at `timestamp_ms` (ms since the Unix epoch).
 struct EntryInfo {
-  uint64_t base_sequence = 0;
+  Sequence base_sequence;
   uint32_t row_count = 0;
   int64_t timestamp_ms = 0;
   EntryLocation location;
+  /// The sequence after the entry's last row.
+  Sequence end_sequence() const { return base_sequence + row_count; }
 };
 
 /// One bucket log of one stream (docs/architecture.md, "Storage: bucket logs"): record batches in
@@ -54,11 +57,11 @@ class BucketLog {
   /// Calls `fn` for each entry whose sequences end after `from_sequence`, in order; stops at
   /// the first error `fn` returns and returns it.
   virtual Status Scan(
-      uint64_t from_sequence,
+      Sequence from_sequence,
       const std::function<Status(const EntryInfo&, const arrow::RecordBatch&)>& fn) const = 0;
 
   /// The sequence the next appended row gets (the number of rows in the log).
-  virtual uint64_t next_sequence() const = 0;
+  virtual Sequence next_sequence() const = 0;
 };
 
 /// One `[storage.<name>]` backend. Thread-safe.
@@ -74,12 +77,12 @@ class Storage {
   /// instead (it cannot be a torn write). Errors: IOError; Corruption when an older segment (not
   /// the tail) is damaged, a segment holds another schema, or the log ends (after cutting)
   /// below `durable_sequence`.
-  virtual Result<std::unique_ptr<BucketLog>> OpenBucket(uint64_t stream_id, uint32_t bucket,
+  virtual Result<std::unique_ptr<BucketLog>> OpenBucket(StreamId stream_id, BucketId bucket,
                                                         arrow::SchemaPtr schema,
-                                                        uint64_t durable_sequence) = 0;
+                                                        Sequence durable_sequence) = 0;
 
   /// Deletes every bucket log of the stream (after the stream was removed from the topography).
-  virtual Status DropStream(uint64_t stream_id) = 0;
+  virtual Status DropStream(StreamId stream_id) = 0;
 
   /// True when an appended-and-synced entry survives a process or machine crash.
   virtual bool durable() const = 0;

@@ -10,7 +10,7 @@ size_t EntryCache::BatchBytes(const arrow::RecordBatch& batch) {
   return bytes + 64;  // the batch's own bookkeeping, roughly
 }
 
-std::optional<arrow::RecordBatch> EntryCache::Get(uint32_t bucket, uint64_t base_sequence) {
+std::optional<arrow::RecordBatch> EntryCache::Get(BucketId bucket, Sequence base_sequence) {
   std::lock_guard lock(mu_);
   auto it = items_.find(Key{bucket, base_sequence});
   if (it == items_.end()) return std::nullopt;
@@ -18,7 +18,7 @@ std::optional<arrow::RecordBatch> EntryCache::Get(uint32_t bucket, uint64_t base
   return it->second->batch;
 }
 
-void EntryCache::Put(uint32_t bucket, uint64_t base_sequence, const arrow::RecordBatch& batch) {
+void EntryCache::Put(BucketId bucket, Sequence base_sequence, const arrow::RecordBatch& batch) {
   const size_t bytes = BatchBytes(batch);
   if (bytes > capacity_) return;
   std::lock_guard lock(mu_);

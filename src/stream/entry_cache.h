@@ -6,6 +6,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "common/ids.h"
 #include "higgins/arrow/record_batch.h"
 
 namespace higgins::stream {
@@ -17,10 +18,10 @@ class EntryCache {
  public:
   explicit EntryCache(size_t capacity_bytes) : capacity_(capacity_bytes) {}
 
-  std::optional<arrow::RecordBatch> Get(uint32_t bucket, uint64_t base_sequence);
+  std::optional<arrow::RecordBatch> Get(BucketId bucket, Sequence base_sequence);
   /// Inserts or refreshes an entry, evicting the least recently used ones beyond capacity.
   /// A batch larger than the whole capacity is not kept.
-  void Put(uint32_t bucket, uint64_t base_sequence, const arrow::RecordBatch& batch);
+  void Put(BucketId bucket, Sequence base_sequence, const arrow::RecordBatch& batch);
 
   size_t size_bytes() const;
 
@@ -29,13 +30,13 @@ class EntryCache {
 
  private:
   struct Key {
-    uint32_t bucket;
-    uint64_t base_sequence;
+    BucketId bucket;
+    Sequence base_sequence;
     bool operator==(const Key&) const = default;
   };
   struct KeyHash {
     size_t operator()(const Key& k) const {
-      return std::hash<uint64_t>{}(k.base_sequence * 1024 + k.bucket);
+      return std::hash<uint64_t>{}(k.base_sequence.value() * 1024 + k.bucket.value());
     }
   };
   struct Item {

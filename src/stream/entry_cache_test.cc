@@ -15,29 +15,29 @@ arrow::RecordBatch Batch(int32_t value, int rows) {
 TEST(EntryCacheTest, EvictsLeastRecentlyUsedBeyondCapacity) {
   const size_t one = EntryCache::BatchBytes(Batch(0, 100));
   EntryCache cache(one * 2);
-  cache.Put(0, 0, Batch(1, 100));
-  cache.Put(0, 100, Batch(2, 100));
-  ASSERT_TRUE(cache.Get(0, 0).has_value());  // now 0 is the most recent
-  cache.Put(1, 0, Batch(3, 100));            // evicts (0, 100)
-  EXPECT_FALSE(cache.Get(0, 100).has_value());
-  ASSERT_TRUE(cache.Get(0, 0).has_value());
-  EXPECT_EQ(cache.Get(0, 0)->column(0).Value<int32_t>(0), 1);
-  EXPECT_EQ(cache.Get(1, 0)->column(0).Value<int32_t>(0), 3);
+  cache.Put(BucketId(0), Sequence(0), Batch(1, 100));
+  cache.Put(BucketId(0), Sequence(100), Batch(2, 100));
+  ASSERT_TRUE(cache.Get(BucketId(0), Sequence(0)).has_value());  // now 0 is the most recent
+  cache.Put(BucketId(1), Sequence(0), Batch(3, 100));            // evicts (0, 100)
+  EXPECT_FALSE(cache.Get(BucketId(0), Sequence(100)).has_value());
+  ASSERT_TRUE(cache.Get(BucketId(0), Sequence(0)).has_value());
+  EXPECT_EQ(cache.Get(BucketId(0), Sequence(0))->column(0).Value<int32_t>(0), 1);
+  EXPECT_EQ(cache.Get(BucketId(1), Sequence(0))->column(0).Value<int32_t>(0), 3);
   EXPECT_EQ(cache.size_bytes(), one * 2);
 }
 
 TEST(EntryCacheTest, BatchLargerThanCapacityIsNotKept) {
   EntryCache cache(16);
-  cache.Put(0, 0, Batch(1, 100));
-  EXPECT_FALSE(cache.Get(0, 0).has_value());
+  cache.Put(BucketId(0), Sequence(0), Batch(1, 100));
+  EXPECT_FALSE(cache.Get(BucketId(0), Sequence(0)).has_value());
   EXPECT_EQ(cache.size_bytes(), 0u);
 }
 
 TEST(EntryCacheTest, PutReplacesTheSameKey) {
   EntryCache cache(1 << 20);
-  cache.Put(0, 0, Batch(1, 10));
-  cache.Put(0, 0, Batch(2, 10));
-  EXPECT_EQ(cache.Get(0, 0)->column(0).Value<int32_t>(0), 2);
+  cache.Put(BucketId(0), Sequence(0), Batch(1, 10));
+  cache.Put(BucketId(0), Sequence(0), Batch(2, 10));
+  EXPECT_EQ(cache.Get(BucketId(0), Sequence(0))->column(0).Value<int32_t>(0), 2);
   EXPECT_EQ(cache.size_bytes(), EntryCache::BatchBytes(Batch(2, 10)));
 }
 

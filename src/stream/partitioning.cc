@@ -36,8 +36,8 @@ int32_t Murmur2(std::string_view bytes) {
   return static_cast<int32_t>(h);
 }
 
-uint32_t BucketOf(std::string_view key, uint32_t buckets) {
-  return (static_cast<uint32_t>(Murmur2(key)) & 0x7fffffffu) % buckets;
+BucketId BucketOf(std::string_view key, uint32_t buckets) {
+  return BucketId((static_cast<uint32_t>(Murmur2(key)) & 0x7fffffffu) % buckets);
 }
 
 bool IsPartitionKeyType(const arrow::DataType& type) {

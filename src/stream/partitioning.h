@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/ids.h"
 #include "higgins/arrow/array.h"
 #include "higgins/status.h"
 
@@ -17,7 +18,7 @@ int32_t Murmur2(std::string_view bytes);
 
 /// The bucket of a partition key: (Murmur2(key) & 0x7fffffff) % buckets, as Kafka's default
 /// partitioner computes a partition from key bytes. `buckets` must be at least 1.
-uint32_t BucketOf(std::string_view key, uint32_t buckets);
+BucketId BucketOf(std::string_view key, uint32_t buckets);
 
 /// Whether a column of this type can be a partition key: utf8, large_utf8 or an integer.
 bool IsPartitionKeyType(const arrow::DataType& type);

@@ -20,9 +20,9 @@ TEST(Murmur2Test, MatchesKafka) {
 
 TEST(BucketOfTest, KafkaDefaultPartitioner) {
   // (murmur2 & 0x7fffffff) % n
-  EXPECT_EQ(BucketOf("key", 1), 0u);
-  EXPECT_EQ(BucketOf("key", 8), static_cast<uint32_t>((-1079937367 & 0x7fffffff) % 8));
-  EXPECT_EQ(BucketOf("abc", 10), 479470107u % 10);
+  EXPECT_EQ(BucketOf("key", 1), BucketId(0));
+  EXPECT_EQ(BucketOf("key", 8), BucketId((-1079937367 & 0x7fffffff) % 8));
+  EXPECT_EQ(BucketOf("abc", 10), BucketId(479470107u % 10));
 }
 
 TEST(CheckSameKeysTest, EqualKeysPassAndEveryDifferenceIsNamed) {

@@ -7,13 +7,13 @@ namespace higgins::stream {
 
 StreamIndex::StreamIndex(uint32_t buckets) : buckets_(buckets) {}
 
-void StreamIndex::Add(uint32_t bucket, const storage::EntryInfo& entry,
+void StreamIndex::Add(BucketId bucket, const storage::EntryInfo& entry,
                       const std::vector<std::string>& keys,
                       const std::vector<uint32_t>& key_indexes, uint64_t* offsets) {
   std::unique_lock lock(mu_);
-  BucketState& b = buckets_[bucket];
+  BucketState& b = buckets_[bucket.value()];
   b.entries.push_back(entry);
-  b.next_sequence = entry.base_sequence + entry.row_count;
+  b.next_sequence = entry.end_sequence();
   // Look each key up once, on its first row (`keys` may list keys of other buckets too).
   std::vector<KeyState*> states(keys.size(), nullptr);
   for (size_t r = 0; r < key_indexes.size(); ++r) {
@@ -29,29 +29,30 @@ void StreamIndex::Add(uint32_t bucket, const storage::EntryInfo& entry,
   }
 }
 
-void StreamIndex::Publish(uint32_t bucket, uint64_t sequence) {
+void StreamIndex::Publish(BucketId bucket, Sequence sequence) {
   std::unique_lock lock(mu_);
-  buckets_[bucket].visible = std::max(buckets_[bucket].visible, sequence);
+  Sequence& visible = buckets_[bucket.value()].visible;
+  visible = std::max(visible, sequence);
 }
 
-uint64_t StreamIndex::NextSequence(uint32_t bucket) const {
+Sequence StreamIndex::NextSequence(BucketId bucket) const {
   std::shared_lock lock(mu_);
-  return buckets_[bucket].next_sequence;
+  return buckets_[bucket.value()].next_sequence;
 }
 
 uint64_t StreamIndex::VisibleCount(const KeyState& key) const {
-  const uint64_t visible = buckets_[key.bucket].visible;
+  const Sequence visible = buckets_[key.bucket.value()].visible;
   const auto& s = key.sequences;
   if (s.empty() || s.back() < visible) return s.size();
   return static_cast<uint64_t>(std::lower_bound(s.begin(), s.end(), visible) - s.begin());
 }
 
 RowRef StreamIndex::MakeRef(const KeyState& key, uint64_t offset) const {
-  const uint64_t sequence = key.sequences[offset];
-  const auto& entries = buckets_[key.bucket].entries;
+  const Sequence sequence = key.sequences[offset];
+  const auto& entries = buckets_[key.bucket.value()].entries;
   auto it =
       std::upper_bound(entries.begin(), entries.end(), sequence,
-                       [](uint64_t s, const storage::EntryInfo& e) { return s < e.base_sequence; });
+                       [](Sequence s, const storage::EntryInfo& e) { return s < e.base_sequence; });
   --it;  // the entry whose base is the greatest at or below `sequence`
   return RowRef{key.bucket, *it, static_cast<uint32_t>(sequence - it->base_sequence), offset};
 }
@@ -62,23 +63,23 @@ const StreamIndex::KeyState* StreamIndex::FindKey(std::string_view key) const {
   return &it->second;
 }
 
-uint64_t StreamIndex::VisibleSequence(uint32_t bucket) const {
+Sequence StreamIndex::VisibleSequence(BucketId bucket) const {
   std::shared_lock lock(mu_);
-  return buckets_[bucket].visible;
+  return buckets_[bucket.value()].visible;
 }
 
-std::vector<storage::EntryInfo> StreamIndex::VisibleEntries(uint32_t bucket, uint64_t from_sequence,
+std::vector<storage::EntryInfo> StreamIndex::VisibleEntries(BucketId bucket, Sequence from_sequence,
                                                             size_t max_entries) const {
   std::shared_lock lock(mu_);
-  const BucketState& b = buckets_[bucket];
+  const BucketState& b = buckets_[bucket.value()];
   auto it =
       std::upper_bound(b.entries.begin(), b.entries.end(), from_sequence,
-                       [](uint64_t s, const storage::EntryInfo& e) { return s < e.base_sequence; });
+                       [](Sequence s, const storage::EntryInfo& e) { return s < e.base_sequence; });
   if (it != b.entries.begin()) --it;  // the entry holding `from_sequence`, if any
   std::vector<storage::EntryInfo> out;
   for (; it != b.entries.end() && out.size() < max_entries; ++it) {
-    if (it->base_sequence + it->row_count <= from_sequence) continue;
-    if (it->base_sequence + it->row_count > b.visible) break;
+    if (it->end_sequence() <= from_sequence) continue;
+    if (it->end_sequence() > b.visible) break;
     out.push_back(*it);
   }
   return out;
@@ -90,7 +91,7 @@ uint64_t StreamIndex::Count(std::string_view key) const {
   return it == keys_.end() ? 0 : VisibleCount(it->second);
 }
 
-uint64_t StreamIndex::OffsetAtSequence(std::string_view key, uint64_t sequence) const {
+uint64_t StreamIndex::OffsetAtSequence(std::string_view key, Sequence sequence) const {
   std::shared_lock lock(mu_);
   auto it = keys_.find(key);
   if (it == keys_.end()) return 0;
@@ -99,12 +100,12 @@ uint64_t StreamIndex::OffsetAtSequence(std::string_view key, uint64_t sequence) 
 }
 
 void StreamIndex::ForEachPartition(
-    const std::function<void(std::string_view, uint32_t, std::span<const uint64_t>)>& fn) const {
+    const std::function<void(std::string_view, BucketId, std::span<const Sequence>)>& fn) const {
   std::shared_lock lock(mu_);
   for (const auto& [key, state] : keys_) {
     const uint64_t count = VisibleCount(state);
     if (count == 0) continue;
-    fn(key, state.bucket, std::span<const uint64_t>(state.sequences.data(), count));
+    fn(key, state.bucket, std::span<const Sequence>(state.sequences.data(), count));
   }
 }
 

@@ -16,7 +16,7 @@ namespace higgins::stream {
 
 /// Where one record is: its bucket, the entry holding it and its row in that entry.
 struct RowRef {
-  uint32_t bucket = 0;
+  BucketId bucket;
   storage::EntryInfo entry;
   uint32_t row = 0;
   uint64_t offset = 0;  // the record's offset in its partition
@@ -43,11 +43,11 @@ class StreamIndex {
   /// Adds an entry of `bucket` whose rows have the keys keys[key_indexes[r]], and writes each
   /// row's offset in its partition to offsets[r] (key_indexes.size() values). The entry's
   /// sequences must follow the bucket's previous entry.
-  void Add(uint32_t bucket, const storage::EntryInfo& entry, const std::vector<std::string>& keys,
+  void Add(BucketId bucket, const storage::EntryInfo& entry, const std::vector<std::string>& keys,
            const std::vector<uint32_t>& key_indexes, uint64_t* offsets);
 
   /// Makes the rows of `bucket` below `sequence` visible to readers.
-  void Publish(uint32_t bucket, uint64_t sequence);
+  void Publish(BucketId bucket, Sequence sequence);
 
   /// The record at `offset` of partition `key`. Errors: NotFound naming what is missing (the
   /// partition, or the offset with the partition's visible count).
@@ -66,36 +66,36 @@ class StreamIndex {
   std::vector<PartitionCount> Partitions(size_t limit, uint64_t* total, uint64_t* records) const;
 
   /// The bucket's next sequence as recorded in the index (rows added so far).
-  uint64_t NextSequence(uint32_t bucket) const;
+  Sequence NextSequence(BucketId bucket) const;
 
   // For derived-stream processors, which read a stream bucket by bucket in sequence order.
 
   /// The bucket's visible rows end here (rows below it are readable).
-  uint64_t VisibleSequence(uint32_t bucket) const;
+  Sequence VisibleSequence(BucketId bucket) const;
   /// Visible entries of `bucket` holding rows at or after `from_sequence`, in sequence order,
   /// at most `max_entries`.
-  std::vector<storage::EntryInfo> VisibleEntries(uint32_t bucket, uint64_t from_sequence,
+  std::vector<storage::EntryInfo> VisibleEntries(BucketId bucket, Sequence from_sequence,
                                                  size_t max_entries) const;
   /// Visible records of partition `key`; 0 when it has none.
   uint64_t Count(std::string_view key) const;
   /// How many records of `key` lie at bucket sequences below `sequence`: the offset of its first
   /// record at or after `sequence`.
-  uint64_t OffsetAtSequence(std::string_view key, uint64_t sequence) const;
+  uint64_t OffsetAtSequence(std::string_view key, Sequence sequence) const;
   /// Calls `fn(key, bucket, sequences)` for every partition with visible records, where
   /// `sequences[o]` is the bucket sequence of offset o (visible offsets only). Holds the
   /// index's shared lock: `fn` must not call back into this index.
-  void ForEachPartition(const std::function<void(std::string_view key, uint32_t bucket,
-                                                 std::span<const uint64_t> sequences)>& fn) const;
+  void ForEachPartition(const std::function<void(std::string_view key, BucketId bucket,
+                                                 std::span<const Sequence> sequences)>& fn) const;
 
  private:
   struct KeyState {
-    uint32_t bucket = 0;
-    std::vector<uint64_t> sequences;
+    BucketId bucket;
+    std::vector<Sequence> sequences;
   };
   struct BucketState {
     std::vector<storage::EntryInfo> entries;
-    uint64_t next_sequence = 0;
-    uint64_t visible = 0;
+    Sequence next_sequence;
+    Sequence visible;
   };
   struct StringHash {
     using is_transparent = void;

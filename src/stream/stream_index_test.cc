@@ -7,7 +7,7 @@ namespace {
 
 storage::EntryInfo Entry(uint64_t base, uint32_t rows, int64_t ts) {
   storage::EntryInfo e;
-  e.base_sequence = base;
+  e.base_sequence = Sequence(base);
   e.row_count = rows;
   e.timestamp_ms = ts;
   e.location.position = base;
@@ -17,15 +17,15 @@ storage::EntryInfo Entry(uint64_t base, uint32_t rows, int64_t ts) {
 TEST(StreamIndexTest, OffsetsAreDensePerKey) {
   StreamIndex index(1);
   uint64_t offsets[4];
-  index.Add(0, Entry(0, 4, 100), {"a", "b"}, {0, 1, 0, 0}, offsets);
+  index.Add(BucketId(0), Entry(0, 4, 100), {"a", "b"}, {0, 1, 0, 0}, offsets);
   EXPECT_EQ(std::vector<uint64_t>(offsets, offsets + 4), (std::vector<uint64_t>{0, 0, 1, 2}));
-  index.Add(0, Entry(4, 2, 200), {"b", "a"}, {0, 1}, offsets);
+  index.Add(BucketId(0), Entry(4, 2, 200), {"b", "a"}, {0, 1}, offsets);
   EXPECT_EQ(offsets[0], 1u);
   EXPECT_EQ(offsets[1], 3u);
-  index.Publish(0, 6);
+  index.Publish(BucketId(0), Sequence(6));
   auto ref = index.At("a", 3);
   ASSERT_TRUE(ref.ok());
-  EXPECT_EQ(ref->entry.base_sequence, 4u);
+  EXPECT_EQ(ref->entry.base_sequence, Sequence(4));
   EXPECT_EQ(ref->row, 1u);
   EXPECT_EQ(*index.Latest("b"), 1u);
 }
@@ -33,23 +33,23 @@ TEST(StreamIndexTest, OffsetsAreDensePerKey) {
 TEST(StreamIndexTest, UnpublishedRowsAreInvisible) {
   StreamIndex index(1);
   uint64_t offsets[2];
-  index.Add(0, Entry(0, 1, 100), {"a"}, {0}, offsets);
+  index.Add(BucketId(0), Entry(0, 1, 100), {"a"}, {0}, offsets);
   EXPECT_EQ(index.Latest("a").status().message(), "partition 'a' has no records");
-  index.Publish(0, 1);
-  index.Add(0, Entry(1, 1, 100), {"a"}, {0}, offsets);
+  index.Publish(BucketId(0), Sequence(1));
+  index.Add(BucketId(0), Entry(1, 1, 100), {"a"}, {0}, offsets);
   EXPECT_EQ(*index.Latest("a"), 0u);
   EXPECT_EQ(index.At("a", 1).status().message(), "partition 'a' has no offset 1 (latest is 0)");
-  index.Publish(0, 2);
+  index.Publish(BucketId(0), Sequence(2));
   EXPECT_EQ(*index.Latest("a"), 1u);
 }
 
 TEST(StreamIndexTest, FirstAtOrAfterTimestamp) {
   StreamIndex index(1);
   uint64_t offsets[2];
-  index.Add(0, Entry(0, 2, 100), {"a"}, {0, 0}, offsets);
-  index.Add(0, Entry(2, 1, 200), {"a"}, {0}, offsets);
-  index.Add(0, Entry(3, 1, 300), {"a"}, {0}, offsets);
-  index.Publish(0, 4);
+  index.Add(BucketId(0), Entry(0, 2, 100), {"a"}, {0, 0}, offsets);
+  index.Add(BucketId(0), Entry(2, 1, 200), {"a"}, {0}, offsets);
+  index.Add(BucketId(0), Entry(3, 1, 300), {"a"}, {0}, offsets);
+  index.Publish(BucketId(0), Sequence(4));
   EXPECT_EQ(*index.FirstAtOrAfter("a", 0), 0u);
   EXPECT_EQ(*index.FirstAtOrAfter("a", 100), 0u);
   EXPECT_EQ(*index.FirstAtOrAfter("a", 101), 2u);
@@ -60,8 +60,8 @@ TEST(StreamIndexTest, FirstAtOrAfterTimestamp) {
 TEST(StreamIndexTest, RangeIsBoundedAndClamped) {
   StreamIndex index(2);
   uint64_t offsets[10];
-  index.Add(1, Entry(0, 10, 1), {"k"}, std::vector<uint32_t>(10, 0), offsets);
-  index.Publish(1, 10);
+  index.Add(BucketId(1), Entry(0, 10, 1), {"k"}, std::vector<uint32_t>(10, 0), offsets);
+  index.Publish(BucketId(1), Sequence(10));
   auto rows = index.Range("k", 2, 100, 5);
   ASSERT_TRUE(rows.ok());
   ASSERT_EQ(rows->size(), 5u);
@@ -76,8 +76,8 @@ TEST(StreamIndexTest, RangeIsBoundedAndClamped) {
 TEST(StreamIndexTest, PartitionsListedInKeyOrder) {
   StreamIndex index(1);
   uint64_t offsets[3];
-  index.Add(0, Entry(0, 3, 1), {"c", "a", "b"}, {0, 1, 2}, offsets);
-  index.Publish(0, 3);
+  index.Add(BucketId(0), Entry(0, 3, 1), {"c", "a", "b"}, {0, 1, 2}, offsets);
+  index.Publish(BucketId(0), Sequence(3));
   uint64_t total = 0, records = 0;
   auto parts = index.Partitions(2, &total, &records);
   EXPECT_EQ(total, 3u);

@@ -103,32 +103,33 @@ Status StreamLog::Recover() {
     std::filesystem::create_directories(options_.index_dir, ec);
     if (ec) return Status::IOError("create " + options_.index_dir + ": " + ec.message());
   }
-  for (uint32_t b = 0; b < options_.buckets; ++b) {
+  for (uint32_t n = 0; n < options_.buckets; ++n) {
+    const BucketId b(n);
     std::vector<storage::IndexRecord> records;
     std::unique_ptr<storage::IndexLog> index_log;
-    const std::string path = options_.index_dir + "/" + std::to_string(b) + ".index";
-    uint64_t indexed_end = 0;
+    const std::string path = options_.index_dir + "/" + ToString(b) + ".index";
+    Sequence indexed_end;
     bool consistent = true;
     if (indexed) {
       HIGGINS_ASSIGN_OR_RETURN(index_log, storage::IndexLog::Open(path, &records));
       for (const auto& r : records) {
         if (r.entry.base_sequence != indexed_end) consistent = false;
-        indexed_end = r.entry.base_sequence + r.entry.row_count;
+        indexed_end = r.entry.end_sequence();
       }
     }
     // With syncing on, the index is written only after the data is synced (by a commit, or by
     // the storage when it opened the log): everything it records was durable, and the storage
     // must not cut the log below it.
-    const uint64_t durable = consistent && options_.sync ? indexed_end : 0;
+    const Sequence durable = consistent && options_.sync ? indexed_end : Sequence(0);
     HIGGINS_ASSIGN_OR_RETURN(auto log,
                              options_.storage->OpenBucket(options_.id, b, schema(), durable));
-    const uint64_t next = log->next_sequence();
+    const Sequence next = log->next_sequence();
     if (indexed) {
       // The index can only lag the data; if it is ahead (a tail cut of a stream that does not
       // sync) or has a gap, it is rebuilt from the data.
       if (!consistent || indexed_end > next) {
         spdlog::warn("stream '{}' bucket {}: index file disagrees with the data; rebuilding it",
-                     name(), b);
+                     name(), n);
         index_log.reset();
         records.clear();
         std::filesystem::remove(path);
@@ -136,11 +137,11 @@ Status StreamLog::Recover() {
       }
     }
     std::vector<uint64_t> offsets;
-    uint64_t covered = 0;
+    Sequence covered;
     for (const auto& r : records) {
       offsets.resize(r.key_indexes.size());
       index_.Add(b, r.entry, r.keys, r.key_indexes, offsets.data());
-      covered = r.entry.base_sequence + r.entry.row_count;
+      covered = r.entry.end_sequence();
       last_timestamp_ms_ = std::max(last_timestamp_ms_, r.entry.timestamp_ms);
     }
     uint64_t rebuilt = 0;
@@ -154,9 +155,8 @@ Status StreamLog::Recover() {
           for (int64_t r = 0; r < batch.num_rows(); ++r) {
             HIGGINS_RETURN_IF_ERROR(
                 PartitionKeyOf(column, r, &key)
-                    .WithContext("stream '" + name() + "' bucket " + std::to_string(b) +
-                                 " sequence " +
-                                 std::to_string(entry.base_sequence + static_cast<uint64_t>(r))));
+                    .WithContext("stream '" + name() + "' bucket " + ToString(b) + " sequence " +
+                                 ToString(entry.base_sequence + static_cast<uint64_t>(r))));
             auto [it, added] = table.try_emplace(key, static_cast<uint32_t>(record.keys.size()));
             if (added) record.keys.push_back(key);
             record.key_indexes.push_back(it->second);
@@ -169,7 +169,7 @@ Status StreamLog::Recover() {
           return Status::OK();
         }));
     if (rebuilt > 0 && index_log) {
-      spdlog::info("stream '{}' bucket {}: indexed {} entries from the data", name(), b, rebuilt);
+      spdlog::info("stream '{}' bucket {}: indexed {} entries from the data", name(), n, rebuilt);
     }
     if (index_log) HIGGINS_RETURN_IF_ERROR(index_log->Flush(true));
     index_.Publish(b, next);
@@ -264,10 +264,10 @@ Result<ProduceResult> StreamLog::Append(PreparedProduce& prepared, int64_t now_m
   const bool indexed = !index_logs_.empty();
   // Keys and key indexes are copied only into index records, and only for indexed streams
   // (keys also for the commit listener).
-  auto add_entry = [&](uint32_t bucket, const arrow::RecordBatch& batch,
+  auto add_entry = [&](BucketId bucket, const arrow::RecordBatch& batch,
                        const std::vector<std::string>& keys,
                        const std::vector<uint32_t>& key_indexes, uint64_t* offsets) -> Status {
-    storage::BucketLog* log = logs_[bucket].get();
+    storage::BucketLog* log = logs_[bucket.value()].get();
     HIGGINS_ASSIGN_OR_RETURN(storage::EntryInfo entry, log->Append(batch, timestamp_ms));
     // Recent entries are the likeliest to be read (latest queries, derived streams).
     if (cache_) cache_->Put(bucket, entry.base_sequence, batch);
@@ -288,19 +288,19 @@ Result<ProduceResult> StreamLog::Append(PreparedProduce& prepared, int64_t now_m
   for (const auto& batch : prepared.batches) {
     const size_t n = static_cast<size_t>(batch.num_rows());
     if (options_.buckets == 1 && prepared.batches.size() == 1) {
-      HIGGINS_RETURN_IF_ERROR(
-          add_entry(0, batch, prepared.keys, prepared.key_indexes, result.offsets.data()));
+      HIGGINS_RETURN_IF_ERROR(add_entry(BucketId(0), batch, prepared.keys, prepared.key_indexes,
+                                        result.offsets.data()));
       break;
     }
     std::vector<uint32_t> batch_key_indexes(prepared.key_indexes.begin() + row,
                                             prepared.key_indexes.begin() + row + n);
     if (options_.buckets == 1) {
-      HIGGINS_RETURN_IF_ERROR(
-          add_entry(0, batch, prepared.keys, batch_key_indexes, result.offsets.data() + row));
+      HIGGINS_RETURN_IF_ERROR(add_entry(BucketId(0), batch, prepared.keys, batch_key_indexes,
+                                        result.offsets.data() + row));
     } else {
       // Split the rows by bucket; each bucket's entry keeps payload order.
-      std::map<uint32_t, std::vector<int64_t>> rows_by_bucket;
-      std::vector<uint32_t> key_bucket(prepared.keys.size());
+      std::map<BucketId, std::vector<int64_t>> rows_by_bucket;
+      std::vector<BucketId> key_bucket(prepared.keys.size());
       for (size_t k = 0; k < prepared.keys.size(); ++k) {
         key_bucket[k] = BucketOf(prepared.keys[k], options_.buckets);
       }
@@ -341,13 +341,13 @@ Status StreamLog::Publish(const PendingEntries& pending) {
   {
     std::lock_guard lock(write_mu_);
     for (const auto& item : pending.items) {
-      index_.Publish(item.bucket, item.record.entry.base_sequence + item.record.entry.row_count);
+      index_.Publish(item.bucket, item.record.entry.end_sequence());
       if (auto it = unpublished_.find(item.record.entry.timestamp_ms);
           it != unpublished_.end() && --it->second == 0) {
         unpublished_.erase(it);
       }
       if (!index_logs_.empty() && status.ok()) {
-        status = index_logs_[item.bucket]->Append(item.record);
+        status = index_logs_[item.bucket.value()]->Append(item.record);
       }
     }
   }
@@ -407,15 +407,15 @@ Status StreamLog::SyncAndPublish(Status status, const std::vector<storage::Bucke
   return Status::OK();
 }
 
-Result<arrow::RecordBatch> StreamLog::ReadEntry(uint32_t bucket,
+Result<arrow::RecordBatch> StreamLog::ReadEntry(BucketId bucket,
                                                 const storage::EntryInfo& entry) const {
   if (cache_) {
     if (auto cached = cache_->Get(bucket, entry.base_sequence)) return *std::move(cached);
   }
-  HIGGINS_ASSIGN_OR_RETURN(auto batch, logs_[bucket]->Read(entry.location));
+  HIGGINS_ASSIGN_OR_RETURN(auto batch, logs_[bucket.value()]->Read(entry.location));
   if (batch.num_rows() != entry.row_count) {
     return Status::Corruption("stream '" + name() + "': entry at sequence " +
-                              std::to_string(entry.base_sequence) + " holds " +
+                              ToString(entry.base_sequence) + " holds " +
                               std::to_string(batch.num_rows()) + " rows, the index says " +
                               std::to_string(entry.row_count));
   }
@@ -467,7 +467,7 @@ Result<QueryRows> StreamLog::Materialize(const std::vector<RowRef>& rows) const 
   out.first_offset = rows.front().offset;
   out.timestamps_ms.reserve(rows.size());
   // Read each entry once; rows of one partition usually come from few entries.
-  std::map<std::pair<uint32_t, uint64_t>, arrow::RecordBatch> entries;
+  std::map<std::pair<BucketId, Sequence>, arrow::RecordBatch> entries;
   for (const RowRef& ref : rows) {
     out.timestamps_ms.push_back(ref.entry.timestamp_ms);
     auto key = std::make_pair(ref.bucket, ref.entry.base_sequence);
@@ -488,7 +488,7 @@ Result<QueryRows> StreamLog::Materialize(const std::vector<RowRef>& rows) const 
     arrow::ArrayBuilder builder(schema()->field(c).type);
     builder.Reserve(static_cast<int64_t>(rows.size()));
     for (const RowRef& ref : rows) {
-      const auto& batch = entries.at({ref.bucket, ref.entry.base_sequence});
+      const auto& batch = entries.at(std::make_pair(ref.bucket, ref.entry.base_sequence));
       HIGGINS_RETURN_IF_ERROR(builder.AppendFrom(batch.column(static_cast<int>(c)), ref.row));
     }
     columns.push_back(builder.Finish());

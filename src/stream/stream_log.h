@@ -43,7 +43,7 @@ struct ProduceResult {
 /// logs they were written to are durable.
 struct PendingEntries {
   struct Item {
-    uint32_t bucket;
+    BucketId bucket;
     storage::IndexRecord record;
   };
   std::vector<Item> items;
@@ -65,7 +65,7 @@ class StreamLog {
  public:
   struct Options {
     std::string name;
-    uint64_t id = 0;
+    StreamId id;
     arrow::SchemaPtr schema;
     std::string partition_key;
     uint32_t buckets = 1;
@@ -138,7 +138,7 @@ class StreamLog {
 
   /// The batch of a visible entry of `bucket` (through the entry cache). Errors: those of
   /// BucketLog::Read; Corruption when its row count differs from the index's.
-  Result<arrow::RecordBatch> ReadEntry(uint32_t bucket, const storage::EntryInfo& entry) const;
+  Result<arrow::RecordBatch> ReadEntry(BucketId bucket, const storage::EntryInfo& entry) const;
   int key_column() const { return key_column_; }
   const std::string& partition_key() const { return options_.partition_key; }
   bool durable() const { return options_.storage->durable(); }
@@ -166,7 +166,7 @@ class StreamLog {
   Result<QueryRows> Range(std::string_view key, uint64_t from, uint64_t to, uint64_t limit) const;
 
   const std::string& name() const { return options_.name; }
-  uint64_t id() const { return options_.id; }
+  StreamId id() const { return options_.id; }
   const arrow::SchemaPtr& schema() const { return options_.schema; }
   uint32_t buckets() const { return options_.buckets; }
   const StreamIndex& index() const { return index_; }

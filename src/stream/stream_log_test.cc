@@ -39,7 +39,7 @@ class TempFolder {
 StreamLog::Options Options(storage::Storage* storage, uint32_t buckets, std::string index_dir) {
   StreamLog::Options o;
   o.name = "amount";
-  o.id = 1;
+  o.id = StreamId(1);
   o.schema = AmountSchema();
   o.partition_key = "id";
   o.buckets = buckets;
@@ -108,7 +108,7 @@ TEST(StreamLogTest, BucketsSplitRowsAndKeepPerKeyOrder) {
     EXPECT_EQ(DataOf(range, 2), 30 + k);
   }
   // Rows went to the bucket Kafka's partitioner picks for their key.
-  EXPECT_GT(log->index().NextSequence(BucketOf("k0", 4)), 0u);
+  EXPECT_GT(log->index().NextSequence(BucketOf("k0", 4)), Sequence(0));
 }
 
 TEST(StreamLogTest, FileStorageRecoversIndexFromDataWhenIndexFilesAreLost) {

@@ -20,7 +20,7 @@ class WindowViewTest : public testing::Test {
     storage_ = storage::MakeMemoryStorage();
     StreamLog::Options o;
     o.name = "amount";
-    o.id = 1;
+    o.id = StreamId(1);
     o.schema = arrow::MakeSchema({arrow::Field("id", arrow::DataType::Utf8(), false),
                                   arrow::Field("data", arrow::DataType::Int32())});
     o.partition_key = "id";

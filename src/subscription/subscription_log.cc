@@ -84,7 +84,7 @@ std::string EncodeSubscriptionRecord(const SubscriptionRecord& record) {
       const SubscriptionDecl& d = record.decl;
       PutString(&payload, d.id);
       PutString(&payload, d.stream);
-      PutU64(&payload, d.stream_id);
+      PutU64(&payload, d.stream_id.value());
       PutU8(&payload, static_cast<uint8_t>(d.start));
       PutU64(&payload, d.start_value);
       PutU64(&payload, d.timeout_ms);
@@ -151,7 +151,7 @@ Result<std::vector<SubscriptionRecord>> DecodeSubscriptionLog(std::string_view l
         SubscriptionDecl& d = record.decl;
         d.id = r.String();
         d.stream = r.String();
-        d.stream_id = r.Le(8);
+        d.stream_id = StreamId(r.Le(8));
         const uint64_t start = r.Le(1);
         if (start > 3) return Status::Corruption(where + ": unknown start kind");
         d.start = static_cast<SubscriptionStartKind>(start);

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/ids.h"
 #include "higgins/result.h"
 #include "subscription/subscription_state.h"
 
@@ -25,7 +26,7 @@ enum class SubscriptionStartKind : uint8_t {
 struct SubscriptionDecl {
   std::string id;  // 16 bytes
   std::string stream;
-  uint64_t stream_id = 0;  // the stream's id: a stream deleted and created again is another one
+  StreamId stream_id;  // the stream's id: a stream deleted and created again is another one
   SubscriptionStartKind start = SubscriptionStartKind::kBeginning;
   uint64_t start_value = 0;  // the offset or timestamp (ms)
   uint64_t timeout_ms = 0;

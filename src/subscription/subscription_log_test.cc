@@ -15,7 +15,7 @@ SubscriptionDecl Decl() {
   SubscriptionDecl d;
   d.id = std::string("0123456789abcdef");
   d.stream = "amount";
-  d.stream_id = 7;
+  d.stream_id = StreamId(7);
   d.start = SubscriptionStartKind::kCurrent;
   d.timeout_ms = 1500;
   d.start_offsets = {{"a", 3}, {"b", 0}};

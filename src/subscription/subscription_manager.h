@@ -136,7 +136,7 @@ class SubscriptionManager {
   /// The stream a subscription reads: its source, its id, and whether it is durable.
   struct StreamRef {
     std::shared_ptr<SubscriptionSource> source;
-    uint64_t stream_id = 0;
+    StreamId stream_id;
     bool durable = false;
     /// The stream whose commits change what the source holds: the stream itself, or a window
     /// stream's base.

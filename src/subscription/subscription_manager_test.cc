@@ -67,7 +67,7 @@ class SubscriptionManagerTest : public ::testing::Test {
     storage_ = storage::MakeMemoryStorage();
     stream::StreamLog::Options o;
     o.name = "amount";
-    o.id = 1;
+    o.id = StreamId(1);
     o.schema = arrow::MakeSchema({arrow::Field("id", arrow::DataType::Utf8(), false),
                                   arrow::Field("data", arrow::DataType::Int32())});
     o.partition_key = "id";
@@ -98,7 +98,7 @@ class SubscriptionManagerTest : public ::testing::Test {
     ASSERT_TRUE(result.ok()) << result.status().ToString();
   }
   std::string Create(uint64_t timeout_ms) {
-    SubscriptionManager::StreamRef ref{MakeStreamSource(log_), 1, false, "amount", false};
+    SubscriptionManager::StreamRef ref{MakeStreamSource(log_), StreamId(1), false, "amount", false};
     auto id = manager_->Create("amount", ref, SubscriptionStartKind::kBeginning, 0, timeout_ms);
     EXPECT_TRUE(id.ok()) << id.status().ToString();
     return id.ok() ? *id : std::string();

@@ -66,7 +66,7 @@ TEST_F(PowerCutTest, FileBucketRecoveredAfterACrashKeepsItsTailThroughAPowerCut)
   auto storage = storage::MakeFileStorage(data_ + "/storage");
   ASSERT_TRUE(storage.ok()) << storage.status().ToString();
   {
-    auto log = (*storage)->OpenBucket(1, 0, schema, 0);
+    auto log = (*storage)->OpenBucket(StreamId(1), BucketId(0), schema, Sequence(0));
     ASSERT_TRUE(log.ok()) << log.status().ToString();
     ASSERT_TRUE((*log)->Append(storage::testing::RecordBatchOf(3), 1).ok());
     ASSERT_TRUE((*log)->Sync().ok());
@@ -75,20 +75,20 @@ TEST_F(PowerCutTest, FileBucketRecoveredAfterACrashKeepsItsTailThroughAPowerCut)
   }
   {
     // The restart finds all 7 rows; whoever opened the bucket may now index and serve them.
-    auto log = (*storage)->OpenBucket(1, 0, schema, 3);
+    auto log = (*storage)->OpenBucket(StreamId(1), BucketId(0), schema, Sequence(3));
     ASSERT_TRUE(log.ok()) << log.status().ToString();
-    ASSERT_EQ((*log)->next_sequence(), 7u);
+    ASSERT_EQ((*log)->next_sequence(), Sequence(7));
   }
   const std::vector<std::string> cut = PowerCut();
-  auto log = (*storage)->OpenBucket(1, 0, schema, 7);
+  auto log = (*storage)->OpenBucket(StreamId(1), BucketId(0), schema, Sequence(7));
   ASSERT_TRUE(log.ok()) << log.status().ToString() << "\ncut: " << ::testing::PrintToString(cut);
-  EXPECT_EQ((*log)->next_sequence(), 7u) << ::testing::PrintToString(cut);
+  EXPECT_EQ((*log)->next_sequence(), Sequence(7)) << ::testing::PrintToString(cut);
 }
 
 stream::StreamLog::Options KvOptions(storage::Storage* storage, const std::string& index_dir) {
   stream::StreamLog::Options o;
   o.name = "kv";
-  o.id = 1;
+  o.id = StreamId(1);
   o.schema = arrow::MakeSchema({arrow::Field("id", arrow::DataType::Utf8(), false),
                                 arrow::Field("data", arrow::DataType::Int32())});
   o.partition_key = "id";

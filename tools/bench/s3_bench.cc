@@ -191,9 +191,9 @@ class S3Bench {
       const size_t cut = object.key.rfind('/', object.key.rfind('/') - 1);
       const std::string stream_part = object.key.substr(prefix.size(), cut - prefix.size());
       if (!base) continue;
-      auto info = storage::ReadSegmentObjectFooter(*store_, object, *schema,
-                                                   std::stoull(stream_part), 0, *base);
-      if (info.ok()) known[object.key] = info->end_sequence();
+      auto info = storage::ReadSegmentObjectFooter(
+          *store_, object, *schema, StreamId(std::stoull(stream_part)), BucketId(0), *base);
+      if (info.ok()) known[object.key] = info->end_sequence().value();
     }
     return known;
   }
