@@ -18,7 +18,7 @@ DeadlineTimer::Id DeadlineTimer::Schedule(Clock::time_point deadline,
     std::lock_guard lock(mu_);
     if (stopping_) return kNone;
     id = next_id_++;
-    earliest = queue_.empty() || deadline < queue_.begin()->first;
+    earliest = deadline < sleeping_until_;
     by_id_.emplace(id, queue_.emplace(deadline, std::pair{id, std::move(callback)}));
   }
   if (earliest) cv_.notify_one();
@@ -37,6 +37,11 @@ bool DeadlineTimer::Cancel(Id id) {
 size_t DeadlineTimer::Pending() const {
   std::lock_guard lock(mu_);
   return queue_.size();
+}
+
+uint64_t DeadlineTimer::Wakeups() const {
+  std::lock_guard lock(mu_);
+  return wakeups_;
 }
 
 void DeadlineTimer::Stop() {
@@ -59,13 +64,19 @@ void DeadlineTimer::Run() {
   std::unique_lock lock(mu_);
   while (!stopping_) {
     if (queue_.empty()) {
+      sleeping_until_ = Clock::time_point::max();
       cv_.wait(lock);
+      sleeping_until_ = Clock::time_point::min();
+      ++wakeups_;
       continue;
     }
     // A copy: the earliest entry may be cancelled while this waits.
     const Clock::time_point next = queue_.begin()->first;
     if (Clock::now() < next) {
+      sleeping_until_ = next;
       cv_.wait_until(lock, next);
+      sleeping_until_ = Clock::time_point::min();
+      ++wakeups_;
       continue;
     }
     std::function<void()> callback = std::move(queue_.begin()->second.second);

@@ -12,9 +12,11 @@
 namespace higgins {
 
 /// One thread running callbacks at steady_clock deadlines, earliest first (callbacks of equal
-/// deadlines in scheduling order). The thread sleeps until the earliest deadline and is only
-/// woken by a Schedule that brings it forward, so scheduling a later deadline costs no thread
-/// switch.
+/// deadlines in scheduling order). The thread sleeps until the earliest deadline it has seen and
+/// is only woken by a Schedule earlier than that, so scheduling a later deadline costs no thread
+/// switch. Cancelling the earliest callback does not wake the thread either: it wakes at the
+/// cancelled deadline, finds nothing due and sleeps again. A watchdog that arms and cancels
+/// one deadline per call thus wakes the thread about once per timeout, not once per call.
 ///
 /// Cancel never waits: it removes a callback that has not started and reports whether it did.
 /// A callback that has started (or is about to, its deadline having passed) runs to its end, so
@@ -48,6 +50,8 @@ class DeadlineTimer {
   bool Cancel(Id id);
   /// Callbacks waiting for their deadline (for tests).
   size_t Pending() const;
+  /// Times the thread has woken from a wait, for any reason (for tests of the wake-up rule).
+  uint64_t Wakeups() const;
 
   /// Lets a running callback finish, drops the others, joins the thread. Idempotent.
   void Stop();
@@ -62,6 +66,10 @@ class DeadlineTimer {
   std::unordered_map<Id, Queue::iterator> by_id_;   // guarded by mu_
   Id next_id_ = 1;                                  // guarded by mu_
   bool stopping_ = false;                           // guarded by mu_
+  // The deadline the thread sleeps until: max() while it waits for an empty queue, min()
+  // while it is awake (it looks at the queue again before sleeping). Guarded by mu_.
+  Clock::time_point sleeping_until_ = Clock::time_point::min();
+  uint64_t wakeups_ = 0;                            // guarded by mu_
   std::mutex join_mu_;                              // one joiner at a time
   std::thread thread_;  // last: started once the rest is constructed
 };
