@@ -6,6 +6,7 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 namespace higgins {
@@ -43,6 +44,25 @@ TEST(DeadlineTimerTest, AnEarlierDeadlineScheduledLaterRunsFirst) {
   EXPECT_EQ(early.get_future().wait_for(10s), std::future_status::ready);
   EXPECT_FALSE(late_ran);
   EXPECT_EQ(timer.Pending(), 1u);
+}
+
+TEST(DeadlineTimerTest, ArmingAndCancellingLaterDeadlinesDoesNotWakeTheThread) {
+  // The watchdog's pattern: one deadline armed and cancelled per call, each a little later.
+  DeadlineTimer timer;
+  const auto base = Clock::now() + 1h;
+  timer.Cancel(timer.Schedule(base, [] {}));
+  std::this_thread::sleep_for(50ms);  // the thread now sleeps until `base`
+  const uint64_t before = timer.Wakeups();
+  for (int i = 1; i <= 1000; ++i) {
+    timer.Cancel(timer.Schedule(base + std::chrono::microseconds(i), [] {}));
+  }
+  // Spurious wake-ups are allowed by condition_variable; one per call is the bug.
+  EXPECT_LE(timer.Wakeups() - before, 3u);
+  // An earlier deadline still wakes it at once.
+  std::promise<void> early;
+  timer.Schedule(Clock::now() + 1ms, [&] { early.set_value(); });
+  EXPECT_EQ(early.get_future().wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(timer.Pending(), 0u);
 }
 
 TEST(DeadlineTimerTest, APastDeadlineRunsAtOnce) {
