@@ -101,8 +101,7 @@ Result<subscription::SubscriptionManager::StreamRef> Broker::SubscriptionRef(
                                 "); subscribe to its base stream '" + window->base_name + "'");
   }
   return subscription::SubscriptionManager::StreamRef{
-      subscription::MakeCountWindowSource(window->base, window->spec.interval, window->spec.slide,
-                                          options_.max_range_records),
+      subscription::MakeCountWindowSource(window->base, window->spec, options_.max_range_records),
       log->id(), window->base->durable(), window->base_name, window->base->syncs()};
 }
 

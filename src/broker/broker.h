@@ -109,19 +109,19 @@ class Broker final : public BrokerApi {
   /// Creates a subscription on stream `stream` (SubscriptionManager::Create); it is durable
   /// when the stream's storage is. Errors: NotFound, NotSupported (a window stream),
   /// InvalidArgument, ResourceExhausted, IOError.
-  Result<std::string> CreateSubscription(std::string_view stream, SubscriptionStart start,
-                                         uint64_t timeout_ms) override;
-  Result<uint64_t> Take(std::string_view id, std::string_view stream, uint64_t consumer, uint64_t n,
-                        subscription::PushSink sink) override;
-  void Acknowledge(std::string_view id, std::string_view stream,
+  Result<SubscriptionId> CreateSubscription(std::string_view stream, SubscriptionStart start,
+                                            std::chrono::milliseconds timeout) override;
+  Result<uint64_t> Take(const SubscriptionId& id, std::string_view stream, ConsumerId consumer,
+                        uint64_t n, subscription::PushSink sink) override;
+  void Acknowledge(const SubscriptionId& id, std::string_view stream,
                    std::vector<subscription::OffsetRange> ranges, AcknowledgeDone done) override;
-  Result<subscription::SubscriptionReport> GetSubscription(std::string_view id,
+  Result<subscription::SubscriptionReport> GetSubscription(const SubscriptionId& id,
                                                            std::string_view stream) const override;
   Result<std::vector<subscription::SubscriptionReport>> ListSubscriptions(
       std::string_view stream) const override;
-  Status DeleteSubscription(std::string_view id, std::string_view stream) override;
-  void RemoveConsumer(uint64_t consumer) override;
-  void ConsumerReady(uint64_t consumer) override;
+  Status DeleteSubscription(const SubscriptionId& id, std::string_view stream) override;
+  void RemoveConsumer(ConsumerId consumer) override;
+  void ConsumerReady(ConsumerId consumer) override;
   subscription::SubscriptionManager& subscriptions() { return *subscriptions_; }
   /// What a subscription of `stream` reads: the stream, or a count window stream's closed
   /// windows. Errors: NotFound, NotSupported (a time window stream).

@@ -55,11 +55,7 @@ struct QueryAnswer {
   std::optional<stream::WindowRows> window;
 };
 
-/// Where a new subscription starts (docs/protocol.md, "Subscriptions").
-struct SubscriptionStart {
-  subscription::SubscriptionStartKind kind = subscription::SubscriptionStartKind::kBeginning;
-  uint64_t value = 0;  // the offset (kOffset) or ms since the Unix epoch (kTimestamp)
-};
+using subscription::SubscriptionStart;
 
 /// The broker's operations as every protocol adapter sees them: typed requests in, Status or
 /// Result out, nothing of any protocol. `Broker` implements it; adapters are tested against a
@@ -115,30 +111,32 @@ class BrokerApi {
   virtual Result<std::vector<StreamInfo>> Metadata(std::string_view name) const = 0;
 
   // --- Subscribe and acknowledge -----------------------------------------------------------
-  /// Creates a subscription of `stream`; returns its id. Errors: NotFound, NotSupported (a
-  /// time window stream), InvalidArgument, ResourceExhausted, IOError.
-  virtual Result<std::string> CreateSubscription(std::string_view stream, SubscriptionStart start,
-                                                 uint64_t timeout_ms) = 0;
+  /// Creates a subscription of `stream` with visibility timeout `timeout` (0: the default);
+  /// returns its id. Errors: NotFound, NotSupported (a time window stream), InvalidArgument,
+  /// ResourceExhausted, IOError.
+  virtual Result<SubscriptionId> CreateSubscription(std::string_view stream,
+                                                    SubscriptionStart start,
+                                                    std::chrono::milliseconds timeout) = 0;
   /// Adds `n` records of demand for consumer `consumer` (a connection) of subscription `id`;
   /// pushes go to `sink`. Returns the consumer's demand now. Errors: NotFound, InvalidArgument,
   /// ResourceExhausted.
-  virtual Result<uint64_t> Take(std::string_view id, std::string_view stream, uint64_t consumer,
-                                uint64_t n, subscription::PushSink sink) = 0;
+  virtual Result<uint64_t> Take(const SubscriptionId& id, std::string_view stream,
+                                ConsumerId consumer, uint64_t n, subscription::PushSink sink) = 0;
   /// Acknowledges offset ranges; `done` runs once they are durable, with the ranges that failed.
-  virtual void Acknowledge(std::string_view id, std::string_view stream,
+  virtual void Acknowledge(const SubscriptionId& id, std::string_view stream,
                            std::vector<subscription::OffsetRange> ranges, AcknowledgeDone done) = 0;
   /// One subscription. Errors: NotFound.
   virtual Result<subscription::SubscriptionReport> GetSubscription(
-      std::string_view id, std::string_view stream) const = 0;
+      const SubscriptionId& id, std::string_view stream) const = 0;
   /// Every subscription (`stream` empty) or those of one stream. Errors: NotFound (stream).
   virtual Result<std::vector<subscription::SubscriptionReport>> ListSubscriptions(
       std::string_view stream) const = 0;
   /// Deletes a subscription and its durable state. Errors: NotFound, IOError.
-  virtual Status DeleteSubscription(std::string_view id, std::string_view stream) = 0;
+  virtual Status DeleteSubscription(const SubscriptionId& id, std::string_view stream) = 0;
   /// A consumer's connection closed: its undelivered grants go back to the subscription.
-  virtual void RemoveConsumer(uint64_t consumer) = 0;
+  virtual void RemoveConsumer(ConsumerId consumer) = 0;
   /// A consumer's connection can take pushes again (its write queue drained).
-  virtual void ConsumerReady(uint64_t consumer) = 0;
+  virtual void ConsumerReady(ConsumerId consumer) = 0;
 };
 
 }  // namespace higgins::broker

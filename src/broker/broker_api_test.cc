@@ -186,10 +186,10 @@ struct Pushes {
 
 TEST_F(BrokerApiTest, ASubscriptionPushesAndItsAcknowledgementsSurviveARestart) {
   ASSERT_TRUE(Produce(R"([{"id":"a","data":1},{"id":"a","data":2},{"id":"b","data":3}])").ok());
-  auto id = api().CreateSubscription("amount", SubscriptionStart{}, 60'000);
+  auto id = api().CreateSubscription("amount", SubscriptionStart{}, 60'000ms);
   ASSERT_TRUE(id.ok()) << id.status().ToString();
   Pushes pushes;
-  auto demand = api().Take(*id, "amount", 1, 10, pushes.Sink());
+  auto demand = api().Take(*id, "amount", ConsumerId(1), 10, pushes.Sink());
   ASSERT_TRUE(demand.ok()) << demand.status().ToString();
   ASSERT_TRUE(pushes.WaitFor(3));
 
@@ -199,7 +199,7 @@ TEST_F(BrokerApiTest, ASubscriptionPushesAndItsAcknowledgementsSurviveARestart) 
       [&](Status s, std::vector<subscription::OffsetRange>) { acked.set_value(std::move(s)); });
   Status s = acked.get_future().get();
   ASSERT_TRUE(s.ok()) << s.ToString();
-  api().RemoveConsumer(1);
+  api().RemoveConsumer(ConsumerId(1));
 
   Restart();
   auto report = api().GetSubscription(*id, "amount");
@@ -210,7 +210,7 @@ TEST_F(BrokerApiTest, ASubscriptionPushesAndItsAcknowledgementsSurviveARestart) 
   ASSERT_EQ(listed->size(), 1u);
   // After the restart only b's record, never acknowledged, is pushed again.
   Pushes again;
-  ASSERT_TRUE(api().Take(*id, "amount", 2, 10, again.Sink()).ok());
+  ASSERT_TRUE(api().Take(*id, "amount", ConsumerId(2), 10, again.Sink()).ok());
   ASSERT_TRUE(again.WaitFor(1));
   std::this_thread::sleep_for(100ms);
   EXPECT_EQ(again.Records(), 1u);
@@ -218,7 +218,7 @@ TEST_F(BrokerApiTest, ASubscriptionPushesAndItsAcknowledgementsSurviveARestart) 
     std::lock_guard lock(again.mu);
     EXPECT_EQ(again.got[0].key, "b");
   }
-  api().RemoveConsumer(2);
+  api().RemoveConsumer(ConsumerId(2));
   EXPECT_TRUE(api().DeleteSubscription(*id, "amount").ok());
   EXPECT_EQ(api().GetSubscription(*id, "amount").status().code(), StatusCode::kNotFound);
 }

@@ -57,23 +57,23 @@ Result<QueryAnswer> Broker::QueryLog(const std::shared_ptr<stream::StreamLog>& l
   return answer;
 }
 
-Result<std::string> Broker::CreateSubscription(std::string_view stream, SubscriptionStart start,
-                                               uint64_t timeout_ms) {
+Result<SubscriptionId> Broker::CreateSubscription(std::string_view stream, SubscriptionStart start,
+                                                  std::chrono::milliseconds timeout) {
   HIGGINS_ASSIGN_OR_RETURN(auto ref, SubscriptionRef(stream));
-  return subscriptions_->Create(std::string(stream), ref, start.kind, start.value, timeout_ms);
+  return subscriptions_->Create(std::string(stream), ref, start, timeout);
 }
 
-Result<uint64_t> Broker::Take(std::string_view id, std::string_view stream, uint64_t consumer,
-                              uint64_t n, subscription::PushSink sink) {
+Result<uint64_t> Broker::Take(const SubscriptionId& id, std::string_view stream,
+                              ConsumerId consumer, uint64_t n, subscription::PushSink sink) {
   return subscriptions_->Take(id, stream, consumer, n, std::move(sink));
 }
 
-void Broker::Acknowledge(std::string_view id, std::string_view stream,
+void Broker::Acknowledge(const SubscriptionId& id, std::string_view stream,
                          std::vector<subscription::OffsetRange> ranges, AcknowledgeDone done) {
   subscriptions_->Acknowledge(id, stream, std::move(ranges), std::move(done));
 }
 
-Result<subscription::SubscriptionReport> Broker::GetSubscription(std::string_view id,
+Result<subscription::SubscriptionReport> Broker::GetSubscription(const SubscriptionId& id,
                                                                  std::string_view stream) const {
   return subscriptions_->Get(id, stream);
 }
@@ -84,15 +84,15 @@ Result<std::vector<subscription::SubscriptionReport>> Broker::ListSubscriptions(
   return subscriptions_->List(stream);
 }
 
-Status Broker::DeleteSubscription(std::string_view id, std::string_view stream) {
+Status Broker::DeleteSubscription(const SubscriptionId& id, std::string_view stream) {
   return subscriptions_->Delete(id, stream);
 }
 
-void Broker::RemoveConsumer(uint64_t consumer) {
+void Broker::RemoveConsumer(ConsumerId consumer) {
   subscriptions_->RemoveConsumer(consumer);
 }
 
-void Broker::ConsumerReady(uint64_t consumer) {
+void Broker::ConsumerReady(ConsumerId consumer) {
   subscriptions_->ConsumerReady(consumer);
 }
 

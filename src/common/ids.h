@@ -76,6 +76,10 @@ using Offset = NamedType<OffsetTag, uint64_t>;
 /// A subscription's id: 16 bytes (the text form is 8-4-4-4-12 lower-case hex).
 using SubscriptionId = NamedType<struct SubscriptionIdTag, std::string>;
 
+/// One consumer of subscriptions: a connection (a session of the native protocol, a Kafka or
+/// WebSocket client), numbered by its adapter. Its demand and records in flight are its own.
+using ConsumerId = NamedType<struct ConsumerIdTag, uint64_t>;
+
 /// The bit that marks an errors stream's id: user stream ids (counted from 1) never reach it.
 inline constexpr uint64_t kErrorsStreamIdBit = uint64_t{1} << 62;
 

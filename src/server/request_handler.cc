@@ -46,11 +46,11 @@ RequestHandler::RequestHandler(broker::BrokerApi* broker, size_t max_reply_bytes
 RequestHandler::~RequestHandler() = default;
 
 void RequestHandler::ConnectionClosed(uint64_t connection) {
-  broker_->RemoveConsumer(connection);
+  broker_->RemoveConsumer(ConsumerId(connection));
 }
 
 void RequestHandler::ConnectionReady(uint64_t connection) {
-  broker_->ConsumerReady(connection);
+  broker_->ConsumerReady(ConsumerId(connection));
 }
 
 void RequestHandler::Handle(const Message& request, Reply reply, const Connection* connection) {

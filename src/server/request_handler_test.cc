@@ -247,7 +247,7 @@ TEST_F(RequestHandlerTest, ARangeOverTheFrameLimitIsCutToWhatFits) {
 }
 
 TEST_F(RequestHandlerTest, ASubscriptionStartIsPassedAsItsTypedKind) {
-  broker_.subscription_id = std::string(16, 'i');
+  broker_.subscription_id = SubscriptionId(std::string(16, 'i'));
   Message request;
   request.set_type(Message::CREATESUBSCRIPTIONREQUEST);
   request.mutable_createsubscriptionrequest()->set_stream_name("amount");
@@ -270,7 +270,7 @@ TEST_F(RequestHandlerTest, AClosedConnectionStopsBeingAConsumer) {
     handler.ConnectionClosed(77);
   }
   ASSERT_EQ(broker_.removed_consumers.size(), 1u);
-  EXPECT_EQ(broker_.removed_consumers[0], 77u);
+  EXPECT_EQ(broker_.removed_consumers[0], ConsumerId(77));
 }
 
 }  // namespace

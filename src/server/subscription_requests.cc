@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include "protocol/partition_name.h"
 #include "server/wire_replies.h"
 
@@ -37,7 +40,7 @@ higgins::wire::ConsumerOffsetType ToProto(subscription::SubscriptionStartKind ki
 
 void FillSummary(const subscription::SubscriptionReport& report,
                  higgins::wire::SubscriptionSummary* out) {
-  out->set_subscription_id(report.decl.id);
+  out->set_subscription_id(report.decl.id.value());
   out->set_stream(report.decl.stream);
   out->set_offset_type(ToProto(report.decl.start));
   out->set_timeout_ms(report.decl.timeout_ms);
@@ -49,8 +52,8 @@ void FillSummary(const subscription::SubscriptionReport& report,
 
 }  // namespace
 
-Result<std::string> DecodeSubscriptionId(std::string_view wire) {
-  if (wire.size() == 16) return std::string(wire);
+Result<SubscriptionId> DecodeSubscriptionId(std::string_view wire) {
+  if (wire.size() == 16) return SubscriptionId(std::string(wire));
   std::string hex;
   if (wire.size() == 36) {
     for (size_t i = 0; i < wire.size(); ++i) {
@@ -76,7 +79,7 @@ Result<std::string> DecodeSubscriptionId(std::string_view wire) {
       id.push_back(static_cast<char>(hi * 16 + lo));
     }
   }
-  if (id.size() == 16) return id;
+  if (id.size() == 16) return SubscriptionId(std::move(id));
   if (wire.empty()) return Status::InvalidArgument("the subscription id is missing");
   return Status::InvalidArgument(
       "a subscription id is 16 bytes, or a UUID in text (8-4-4-4-12 hex digits); got " +
@@ -109,13 +112,16 @@ Message SubscriptionRequests::Create(const Message& request) {
     SetError(response, missing);
     return r;
   }
+  // Clamped: a timeout beyond int64 ms is over the maximum all the same.
+  const std::chrono::milliseconds timeout(
+      static_cast<int64_t>(std::min<uint64_t>(body.timeout_ms(), INT64_MAX)));
   auto id = broker_->CreateSubscription(body.stream_name(), broker::SubscriptionStart{start, value},
-                                        body.timeout_ms());
+                                        timeout);
   if (!id.ok()) {
     SetError(response, id.status());
     return r;
   }
-  response->set_subscription_id(*id);
+  response->set_subscription_id(id->value());
   return r;
 }
 
@@ -125,7 +131,7 @@ Result<std::vector<Message>> SubscriptionRequests::PushMessages(
   m.set_type(Message::TAKERECORDSRESPONSE);
   auto* body = m.mutable_takerecordsresponse();
   body->set_push(true);
-  body->set_subscription_id(push.subscription_id);
+  body->set_subscription_id(push.subscription_id.value());
   if (!push.ended.ok()) {
     SetError(body, push.ended);
     return std::vector<Message>{std::move(m)};
@@ -174,7 +180,7 @@ Message SubscriptionRequests::Take(const Message& request, const Connection* con
     SetError(response, id.status());
     return r;
   }
-  response->set_subscription_id(*id);
+  response->set_subscription_id(id->value());
   if (connection == nullptr || !connection->push) {
     SetError(response, Status::NotSupported("takes need a connection to push records on"));
     return r;
@@ -193,7 +199,8 @@ Message SubscriptionRequests::Take(const Message& request, const Connection* con
     }
     for (Message& message : *messages) push(std::move(message));
   };
-  auto demand = broker_->Take(*id, body.stream_name(), connection->id, body.n(), std::move(sink));
+  auto demand = broker_->Take(*id, body.stream_name(), ConsumerId(connection->id), body.n(),
+                              std::move(sink));
   if (!demand.ok()) {
     SetError(response, demand.status());
     return r;
@@ -284,7 +291,7 @@ Message SubscriptionRequests::Get(const Message& request) {
     return r;
   }
   response->set_stream(report->decl.stream);
-  response->set_subscription_id(report->decl.id);
+  response->set_subscription_id(report->decl.id.value());
   FillSummary(*report, response->mutable_summary());
   response->set_partitions_truncated(report->partitions_truncated);
   for (const auto& p : report->partitions) {
@@ -300,7 +307,7 @@ Message SubscriptionRequests::Get(const Message& request) {
   }
   for (const auto& c : report->consumer_list) {
     auto* client = response->add_client_counts();
-    client->set_client_id(c.id);
+    client->set_client_id(c.id.value());
     client->set_count(c.demand);
     client->set_in_flight(c.in_flight);
   }

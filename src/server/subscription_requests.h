@@ -53,6 +53,6 @@ class SubscriptionRequests {
 
 /// A subscription id from the wire: 16 raw bytes, or the UUID as text (36 characters, or 32
 /// hex digits). Errors: InvalidArgument.
-Result<std::string> DecodeSubscriptionId(std::string_view wire);
+Result<SubscriptionId> DecodeSubscriptionId(std::string_view wire);
 
 }  // namespace higgins::server

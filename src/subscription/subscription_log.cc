@@ -82,7 +82,7 @@ std::string EncodeSubscriptionRecord(const SubscriptionRecord& record) {
   switch (record.type) {
     case SubscriptionRecord::Type::kCreate: {
       const SubscriptionDecl& d = record.decl;
-      PutString(&payload, d.id);
+      PutString(&payload, d.id.value());
       PutString(&payload, d.stream);
       PutU64(&payload, d.stream_id.value());
       PutU8(&payload, static_cast<uint8_t>(d.start));
@@ -149,7 +149,7 @@ Result<std::vector<SubscriptionRecord>> DecodeSubscriptionLog(std::string_view l
       case 1: {
         record.type = SubscriptionRecord::Type::kCreate;
         SubscriptionDecl& d = record.decl;
-        d.id = r.String();
+        d.id = SubscriptionId(r.String());
         d.stream = r.String();
         d.stream_id = StreamId(r.Le(8));
         const uint64_t start = r.Le(1);

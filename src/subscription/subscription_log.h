@@ -24,7 +24,7 @@ enum class SubscriptionStartKind : uint8_t {
 
 /// What a subscription is, as written when it is created.
 struct SubscriptionDecl {
-  std::string id;  // 16 bytes
+  SubscriptionId id;  // 16 bytes
   std::string stream;
   StreamId stream_id;  // the stream's id: a stream deleted and created again is another one
   SubscriptionStartKind start = SubscriptionStartKind::kBeginning;

@@ -13,7 +13,7 @@ namespace {
 
 SubscriptionDecl Decl() {
   SubscriptionDecl d;
-  d.id = std::string("0123456789abcdef");
+  d.id = SubscriptionId("0123456789abcdef");
   d.stream = "amount";
   d.stream_id = StreamId(7);
   d.start = SubscriptionStartKind::kCurrent;

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <random>
 
@@ -38,13 +39,9 @@ class StreamSource : public SubscriptionSource {
 
 class CountWindowSource : public SubscriptionSource {
  public:
-  CountWindowSource(std::shared_ptr<stream::StreamLog> base, uint64_t interval, uint64_t slide,
+  CountWindowSource(std::shared_ptr<stream::StreamLog> base, const config::WindowSpec& spec,
                     uint64_t max_records)
-      : base_(std::move(base)), max_records_(max_records) {
-    spec_.type = config::WindowSpec::Type::kCount;
-    spec_.interval = interval;
-    spec_.slide = slide;
-  }
+      : base_(std::move(base)), spec_(spec), max_records_(max_records) {}
   uint64_t Closed(uint64_t n) const {
     const uint64_t interval = spec_.interval;
     const uint64_t slide = spec_.slide == 0 ? interval : spec_.slide;
@@ -81,7 +78,7 @@ class CountWindowSource : public SubscriptionSource {
   uint64_t max_records_;
 };
 
-std::string NewId() {
+SubscriptionId NewId() {
   static std::mutex mu;
   static std::mt19937_64 random{std::random_device{}()};
   std::lock_guard lock(mu);
@@ -93,7 +90,7 @@ std::string NewId() {
   }
   id[6] = static_cast<char>((id[6] & 0x0f) | 0x40);  // version 4 (RFC 4122)
   id[8] = static_cast<char>((id[8] & 0x3f) | 0x80);  // variant 10
-  return id;
+  return SubscriptionId(std::move(id));
 }
 
 std::string Hex(std::string_view bytes) {
@@ -113,13 +110,14 @@ std::shared_ptr<SubscriptionSource> MakeStreamSource(std::shared_ptr<stream::Str
 }
 
 std::shared_ptr<SubscriptionSource> MakeCountWindowSource(std::shared_ptr<stream::StreamLog> base,
-                                                          uint64_t interval, uint64_t slide,
+                                                          const config::WindowSpec& spec,
                                                           uint64_t max_records) {
-  return std::make_shared<CountWindowSource>(std::move(base), interval, slide, max_records);
+  assert(spec.type == config::WindowSpec::Type::kCount);
+  return std::make_shared<CountWindowSource>(std::move(base), spec, max_records);
 }
 
-std::string SubscriptionManager::IdText(std::string_view id) {
-  const std::string hex = Hex(id);
+std::string SubscriptionManager::IdText(const SubscriptionId& id) {
+  const std::string hex = Hex(id.value());
   if (hex.size() != 32) return hex;
   return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" +
          hex.substr(16, 4) + "-" + hex.substr(20);
@@ -194,9 +192,9 @@ Status SubscriptionManager::Restore(const Resolver& resolve) {
     auto log = SubscriptionLog::Open(path, &records);
     if (!log.ok()) return log.status();
     const SubscriptionDecl& decl = records.front().decl;
-    if (name != Hex(decl.id) + ".log") {
+    if (name != Hex(decl.id.value()) + ".log") {
       return Status::Corruption(path + " holds subscription " + IdText(decl.id) +
-                                ", whose log is " + Hex(decl.id) + ".log; remove the copy");
+                                ", whose log is " + Hex(decl.id.value()) + ".log; remove the copy");
     }
     auto ref = resolve(decl.stream);
     if (!ref || ref->stream_id != decl.stream_id || !ref->durable) {
@@ -233,9 +231,12 @@ Status SubscriptionManager::Restore(const Resolver& resolve) {
   return Status::OK();
 }
 
-Result<std::string> SubscriptionManager::Create(const std::string& stream, const StreamRef& ref,
-                                                SubscriptionStartKind start, uint64_t value,
-                                                uint64_t timeout_ms) {
+Result<SubscriptionId> SubscriptionManager::Create(const std::string& stream,
+                                                   const StreamRef& ref, SubscriptionStart from,
+                                                   std::chrono::milliseconds timeout) {
+  uint64_t timeout_ms = static_cast<uint64_t>(std::max<int64_t>(0, timeout.count()));
+  const SubscriptionStartKind start = from.kind;
+  const uint64_t value = from.value;
   if (timeout_ms == 0) timeout_ms = static_cast<uint64_t>(options_.default_timeout.count());
   if (timeout_ms > static_cast<uint64_t>(options_.max_timeout.count())) {
     return Status::InvalidArgument("the visibility timeout " + std::to_string(timeout_ms) +
@@ -268,7 +269,7 @@ Result<std::string> SubscriptionManager::Create(const std::string& stream, const
   }
   if (ref.durable) {
     HIGGINS_ASSIGN_OR_RETURN(
-        sub->log, SubscriptionLog::Create(options_.dir + "/" + Hex(decl.id) + ".log", decl));
+        sub->log, SubscriptionLog::Create(options_.dir + "/" + Hex(decl.id.value()) + ".log", decl));
   }
   AddPartitions(*sub);
   subscriptions_.emplace(decl.id, sub);
@@ -277,7 +278,7 @@ Result<std::string> SubscriptionManager::Create(const std::string& stream, const
   return decl.id;
 }
 
-Result<SubscriptionManager::SubPtr> SubscriptionManager::Find(std::string_view id,
+Result<SubscriptionManager::SubPtr> SubscriptionManager::Find(const SubscriptionId& id,
                                                               std::string_view stream) const {
   auto it = subscriptions_.find(id);
   if (it == subscriptions_.end()) {
@@ -290,8 +291,8 @@ Result<SubscriptionManager::SubPtr> SubscriptionManager::Find(std::string_view i
   return it->second;
 }
 
-Result<uint64_t> SubscriptionManager::Take(std::string_view id, std::string_view stream,
-                                           uint64_t consumer, uint64_t n, PushSink sink) {
+Result<uint64_t> SubscriptionManager::Take(const SubscriptionId& id, std::string_view stream,
+                                           ConsumerId consumer, uint64_t n, PushSink sink) {
   std::lock_guard lock(mu_);
   HIGGINS_ASSIGN_OR_RETURN(SubPtr sub, Find(id, stream));
   sub->sinks[consumer] = std::move(sink);
@@ -301,7 +302,7 @@ Result<uint64_t> SubscriptionManager::Take(std::string_view id, std::string_view
 }
 
 void SubscriptionManager::Acknowledge(
-    std::string_view id, std::string_view stream, std::vector<OffsetRange> ranges,
+    const SubscriptionId& id, std::string_view stream, std::vector<OffsetRange> ranges,
     std::function<void(Status, std::vector<OffsetRange> failed)> done) {
   SyncRequest request;
   {
@@ -358,7 +359,7 @@ SubscriptionReport SubscriptionManager::Report(const Subscription& sub, bool det
   return report;
 }
 
-Result<SubscriptionReport> SubscriptionManager::Get(std::string_view id,
+Result<SubscriptionReport> SubscriptionManager::Get(const SubscriptionId& id,
                                                     std::string_view stream) const {
   std::lock_guard lock(mu_);
   HIGGINS_ASSIGN_OR_RETURN(SubPtr sub, Find(id, stream));
@@ -400,7 +401,7 @@ void SubscriptionManager::TellEnded(Subscription& sub, const Status& why) {
   }
 }
 
-Status SubscriptionManager::Delete(std::string_view id, std::string_view stream) {
+Status SubscriptionManager::Delete(const SubscriptionId& id, std::string_view stream) {
   SubPtr sub;
   {
     std::lock_guard lock(mu_);
@@ -413,7 +414,7 @@ Status SubscriptionManager::Delete(std::string_view id, std::string_view stream)
   return sub->log ? sub->log->Remove() : Status::OK();
 }
 
-void SubscriptionManager::ConsumerReady(uint64_t consumer) {
+void SubscriptionManager::ConsumerReady(ConsumerId consumer) {
   std::lock_guard lock(mu_);
   for (auto& [id, sub] : subscriptions_) {
     if (sub->sinks.count(consumer) != 0) Schedule(sub);
@@ -442,7 +443,7 @@ void SubscriptionManager::DropStream(std::string_view stream) {
   }
 }
 
-void SubscriptionManager::RemoveConsumer(uint64_t consumer) {
+void SubscriptionManager::RemoveConsumer(ConsumerId consumer) {
   std::lock_guard lock(mu_);
   for (auto& [id, sub] : subscriptions_) {
     if (sub->sinks.erase(consumer) == 0) continue;
@@ -492,7 +493,7 @@ BatchingWorker<>::NextRun SubscriptionManager::DeliverRound() {
     work_.pop_front();
     sub->queued = false;
     if (sub->deleted) continue;
-    auto eligible = [&sub](uint64_t consumer) {
+    auto eligible = [&sub](ConsumerId consumer) {
       auto it = sub->sinks.find(consumer);
       return it == sub->sinks.end() || !it->second.ready || it->second.ready();
     };

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "common/batching_worker.h"
+#include "common/ids.h"
+#include "config/configuration.h"
 #include "higgins/result.h"
 #include "stream/stream_index.h"
 #include "stream/stream_log.h"
@@ -61,12 +63,12 @@ std::shared_ptr<SubscriptionSource> MakeStreamSource(std::shared_ptr<stream::Str
 /// closed, i.e. once the base partition holds w·S + I records). A timestamp start begins at the
 /// first window starting at or after the base's first record at or after the timestamp.
 std::shared_ptr<SubscriptionSource> MakeCountWindowSource(std::shared_ptr<stream::StreamLog> base,
-                                                          uint64_t interval, uint64_t slide,
+                                                          const config::WindowSpec& spec,
                                                           uint64_t max_records);
 
 /// Records pushed to a consumer.
 struct SubscriptionPush {
-  std::string subscription_id;  // 16 bytes
+  SubscriptionId subscription_id;
   std::string stream;
   std::string key;
   SourceRecords records;
@@ -82,6 +84,12 @@ struct PushSink {
   /// Whether the connection takes more pushes now (its unsent backlog is under its limit);
   /// null: always. A consumer that is not ready gets nothing until ConsumerReady.
   std::function<bool()> ready;
+};
+
+/// Where a new subscription starts (docs/protocol.md, "Subscriptions").
+struct SubscriptionStart {
+  SubscriptionStartKind kind = SubscriptionStartKind::kBeginning;
+  uint64_t value = 0;  // the offset (kOffset) or ms since the Unix epoch (kTimestamp)
 };
 
 /// A subscription as reported by Get and List.
@@ -151,36 +159,37 @@ class SubscriptionManager {
   /// were created again since) are removed. Errors: IOError, Corruption of a log.
   Status Restore(const Resolver& resolve);
 
-  /// Creates a subscription and returns its id (16 bytes). `value`: the offset or timestamp
-  /// for kOffset and kTimestamp. `timeout_ms` 0 takes the default. Errors: InvalidArgument (a
-  /// timeout over the maximum), ResourceExhausted (too many subscriptions), IOError.
-  Result<std::string> Create(const std::string& stream, const StreamRef& ref,
-                             SubscriptionStartKind start, uint64_t value, uint64_t timeout_ms);
+  /// Creates a subscription and returns its id. A `timeout` (the visibility timeout) of 0
+  /// takes the default. Errors: InvalidArgument (a timeout over the maximum),
+  /// ResourceExhausted (too many subscriptions), IOError.
+  Result<SubscriptionId> Create(const std::string& stream, const StreamRef& ref,
+                                SubscriptionStart start, std::chrono::milliseconds timeout);
   /// Adds `n` to `consumer`'s demand (the consumer's pushes go to `sink`); returns the demand.
   /// `stream` empty or the subscription's. Errors: NotFound.
-  Result<uint64_t> Take(std::string_view id, std::string_view stream, uint64_t consumer, uint64_t n,
-                        PushSink sink);
+  Result<uint64_t> Take(const SubscriptionId& id, std::string_view stream, ConsumerId consumer,
+                        uint64_t n, PushSink sink);
   /// Acknowledges `ranges` (SubscriptionState::Acknowledge) and calls `done` once durable (on
   /// this thread or the sync thread). Errors: NotFound, InvalidArgument (`failed` lists the
   /// ranges), IOError.
-  void Acknowledge(std::string_view id, std::string_view stream, std::vector<OffsetRange> ranges,
+  void Acknowledge(const SubscriptionId& id, std::string_view stream,
+                   std::vector<OffsetRange> ranges,
                    std::function<void(Status, std::vector<OffsetRange> failed)> done);
-  Result<SubscriptionReport> Get(std::string_view id, std::string_view stream) const;
+  Result<SubscriptionReport> Get(const SubscriptionId& id, std::string_view stream) const;
   /// Subscriptions of `stream` (every one when empty), without partitions and consumers.
   std::vector<SubscriptionReport> List(std::string_view stream) const;
   /// Errors: NotFound; IOError removing the log (the subscription is gone regardless).
-  Status Delete(std::string_view id, std::string_view stream);
+  Status Delete(const SubscriptionId& id, std::string_view stream);
   /// The stream was deleted: so are its subscriptions.
   void DropStream(std::string_view stream);
   /// A consumer's connection closed: its demand goes, its records in flight are pushed again.
-  void RemoveConsumer(uint64_t consumer);
+  void RemoveConsumer(ConsumerId consumer);
   /// A consumer's connection that was not ready (PushSink::ready) has room again.
-  void ConsumerReady(uint64_t consumer);
+  void ConsumerReady(ConsumerId consumer);
   /// Records of `keys` were committed to `stream` (StreamLog's commit listener). Quick.
   void OnCommit(const std::string& stream, const std::vector<std::string_view>& keys);
 
   /// The id as text: 8-4-4-4-12 lower-case hex.
-  static std::string IdText(std::string_view id);
+  static std::string IdText(const SubscriptionId& id);
 
  private:
   struct Subscription {
@@ -189,14 +198,14 @@ class SubscriptionManager {
     std::unique_ptr<SubscriptionLog> log;  // null when not durable
     SubscriptionState state;
     std::map<std::string, uint64_t, std::less<>> start_offsets;  // decl.start_offsets
-    std::map<uint64_t, PushSink> sinks;
+    std::map<ConsumerId, PushSink> sinks;
     bool queued = false;               // in work_
     std::atomic<bool> deleted{false};  // set under mu_; read by the delivery thread without it
     explicit Subscription(std::chrono::milliseconds timeout) : state(timeout) {}
   };
   using SubPtr = std::shared_ptr<Subscription>;
 
-  Result<SubPtr> Find(std::string_view id, std::string_view stream) const;  // under mu_
+  Result<SubPtr> Find(const SubscriptionId& id, std::string_view stream) const;  // under mu_
   uint64_t StartOf(const Subscription& sub, std::string_view key) const;
   void AddPartitions(Subscription& sub);  // every partition of the source, with its count
   void Schedule(const SubPtr& sub);       // under mu_
@@ -212,7 +221,7 @@ class SubscriptionManager {
 
   const Options options_;
   mutable std::mutex mu_;
-  std::map<std::string, SubPtr, std::less<>> subscriptions_;  // by id
+  std::map<SubscriptionId, SubPtr> subscriptions_;
   std::map<std::string, std::vector<SubPtr>, std::less<>> by_stream_;
   std::map<std::string, std::vector<SubPtr>, std::less<>> by_follows_;  // StreamRef::follows
   std::deque<SubPtr> work_;

@@ -97,11 +97,12 @@ class SubscriptionManagerTest : public ::testing::Test {
     auto result = done.get_future().get();
     ASSERT_TRUE(result.ok()) << result.status().ToString();
   }
-  std::string Create(uint64_t timeout_ms) {
+  SubscriptionId Create(uint64_t timeout_ms) {
     SubscriptionManager::StreamRef ref{MakeStreamSource(log_), StreamId(1), false, "amount", false};
-    auto id = manager_->Create("amount", ref, SubscriptionStartKind::kBeginning, 0, timeout_ms);
+    auto id = manager_->Create("amount", ref, SubscriptionStart{},
+                               std::chrono::milliseconds(timeout_ms));
     EXPECT_TRUE(id.ok()) << id.status().ToString();
-    return id.ok() ? *id : std::string();
+    return id.ok() ? *id : SubscriptionId();
   }
 
   std::string dir_;
@@ -113,15 +114,15 @@ class SubscriptionManagerTest : public ::testing::Test {
 
 TEST_F(SubscriptionManagerTest, RecordsArePushedInOffsetOrderPerPartitionUpToTheDemand) {
   Produce(R"([{"id":"a","data":1},{"id":"b","data":2},{"id":"a","data":3}])");
-  const std::string id = Create(60'000);
+  const SubscriptionId id = Create(60'000);
   Consumer consumer;
-  auto demand = manager_->Take(id, "amount", 1, 2, consumer.Sink());
+  auto demand = manager_->Take(id, "amount", ConsumerId(1), 2, consumer.Sink());
   ASSERT_TRUE(demand.ok()) << demand.status().ToString();
   ASSERT_TRUE(consumer.WaitFor(2));
   std::this_thread::sleep_for(50ms);
   EXPECT_EQ(consumer.Records().size(), 2u);  // the demand was 2
 
-  ASSERT_TRUE(manager_->Take(id, "amount", 1, 10, consumer.Sink()).ok());
+  ASSERT_TRUE(manager_->Take(id, "amount", ConsumerId(1), 10, consumer.Sink()).ok());
   ASSERT_TRUE(consumer.WaitFor(3));
   Produce(R"({"id":"a","data":4})");  // a commit after the take is pushed as it lands
   ASSERT_TRUE(consumer.WaitFor(4));
@@ -135,9 +136,9 @@ TEST_F(SubscriptionManagerTest, RecordsArePushedInOffsetOrderPerPartitionUpToThe
 
 TEST_F(SubscriptionManagerTest, UnacknowledgedRecordsAreRedeliveredAfterTheVisibilityTimeout) {
   Produce(R"([{"id":"a","data":1},{"id":"a","data":2}])");
-  const std::string id = Create(100);
+  const SubscriptionId id = Create(100);
   Consumer consumer;
-  ASSERT_TRUE(manager_->Take(id, "amount", 1, 10, consumer.Sink()).ok());
+  ASSERT_TRUE(manager_->Take(id, "amount", ConsumerId(1), 10, consumer.Sink()).ok());
   ASSERT_TRUE(consumer.WaitFor(2));
   std::promise<Status> acked;
   manager_->Acknowledge(id, "amount", {OffsetRange{"a", 0, 1}},
@@ -159,11 +160,11 @@ TEST_F(SubscriptionManagerTest, CompetingConsumersEachGetARecordOnlyOnce) {
   }
   many += "]";
   Produce(many);
-  const std::string id = Create(60'000);
+  const SubscriptionId id = Create(60'000);
   Consumer one;
   Consumer two;
-  ASSERT_TRUE(manager_->Take(id, "amount", 1, 20, one.Sink()).ok());
-  ASSERT_TRUE(manager_->Take(id, "amount", 2, 20, two.Sink()).ok());
+  ASSERT_TRUE(manager_->Take(id, "amount", ConsumerId(1), 20, one.Sink()).ok());
+  ASSERT_TRUE(manager_->Take(id, "amount", ConsumerId(2), 20, two.Sink()).ok());
   ASSERT_TRUE(one.WaitFor(20));
   ASSERT_TRUE(two.WaitFor(20));
   std::set<std::pair<std::string, uint64_t>> seen;
@@ -177,23 +178,26 @@ TEST_F(SubscriptionManagerTest, CompetingConsumersEachGetARecordOnlyOnce) {
 
 TEST_F(SubscriptionManagerTest, AClosedConsumersRecordsGoToAnotherConsumer) {
   Produce(R"([{"id":"a","data":1},{"id":"b","data":2}])");
-  const std::string id = Create(60'000);
+  const SubscriptionId id = Create(60'000);
   Consumer leaving;
-  ASSERT_TRUE(manager_->Take(id, "amount", 1, 10, leaving.Sink()).ok());
+  ASSERT_TRUE(manager_->Take(id, "amount", ConsumerId(1), 10, leaving.Sink()).ok());
   ASSERT_TRUE(leaving.WaitFor(2));
-  manager_->RemoveConsumer(1);
+  manager_->RemoveConsumer(ConsumerId(1));
   Consumer staying;
-  ASSERT_TRUE(manager_->Take(id, "amount", 2, 10, staying.Sink()).ok());
+  ASSERT_TRUE(manager_->Take(id, "amount", ConsumerId(2), 10, staying.Sink()).ok());
   ASSERT_TRUE(staying.WaitFor(2));  // long before the 60 s timeout
   for (const auto& got : staying.Records()) EXPECT_TRUE(got.redelivered);
 }
 
 TEST_F(SubscriptionManagerTest, UnknownSubscriptionsAndBadRangesAreErrors) {
   Consumer consumer;
-  EXPECT_EQ(manager_->Take(std::string(16, 'x'), "amount", 1, 1, consumer.Sink()).status().code(),
+  EXPECT_EQ(manager_->Take(SubscriptionId(std::string(16, 'x')), "amount", ConsumerId(1), 1,
+                           consumer.Sink())
+                .status()
+                .code(),
             StatusCode::kNotFound);
   Produce(R"({"id":"a","data":1})");
-  const std::string id = Create(60'000);
+  const SubscriptionId id = Create(60'000);
   std::promise<std::pair<Status, std::vector<OffsetRange>>> acked;
   manager_->Acknowledge(id, "amount", {OffsetRange{"a", 0, 5}},
                         [&](Status s, std::vector<OffsetRange> failed) {

@@ -128,13 +128,13 @@ bool SubscriptionState::CanGrant() const {
   return false;
 }
 
-uint64_t SubscriptionState::Take(uint64_t consumer, uint64_t n, uint64_t max_demand) {
+uint64_t SubscriptionState::Take(ConsumerId consumer, uint64_t n, uint64_t max_demand) {
   Consumer& c = consumers_[consumer];
   c.demand = (n >= max_demand || c.demand >= max_demand - n) ? max_demand : c.demand + n;
   return c.demand;
 }
 
-void SubscriptionState::RemoveConsumer(uint64_t consumer) {
+void SubscriptionState::RemoveConsumer(ConsumerId consumer) {
   if (consumers_.erase(consumer) == 0) return;
   for (auto& [key, p] : partitions_) {
     bool gave_back = false;
@@ -152,7 +152,7 @@ void SubscriptionState::RemoveConsumer(uint64_t consumer) {
 }
 
 std::optional<Grant> SubscriptionState::NextGrant(Clock::time_point now, uint64_t max_records,
-                                                  const std::function<bool(uint64_t)>& eligible) {
+                                                  const std::function<bool(ConsumerId)>& eligible) {
   if (ready_.empty() || consumers_.empty() || max_records == 0) return std::nullopt;
   // The next consumer with demand after the one served last, in id order, wrapping around.
   auto usable = [&](const auto& it) {

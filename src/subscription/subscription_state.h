@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/ids.h"
 #include "higgins/result.h"
 
 namespace higgins::subscription {
@@ -25,7 +26,7 @@ struct OffsetRange {
 
 /// Records handed to one consumer: offsets [start, end) of partition `key`.
 struct Grant {
-  uint64_t consumer = 0;
+  ConsumerId consumer{0};
   std::string key;
   uint64_t start = 0;
   uint64_t end = 0;
@@ -74,16 +75,16 @@ class SubscriptionState {
 
   /// Adds `n` to the consumer's demand (creating the consumer), saturating at `max_demand`;
   /// returns the demand after.
-  uint64_t Take(uint64_t consumer, uint64_t n, uint64_t max_demand);
+  uint64_t Take(ConsumerId consumer, uint64_t n, uint64_t max_demand);
   /// Removes a consumer: the records in flight with it wait to be pushed again.
-  void RemoveConsumer(uint64_t consumer);
-  bool HasConsumer(uint64_t consumer) const { return consumers_.count(consumer) != 0; }
+  void RemoveConsumer(ConsumerId consumer);
+  bool HasConsumer(ConsumerId consumer) const { return consumers_.count(consumer) != 0; }
 
   /// The next grant, when a consumer has demand (and `eligible(consumer)`, when given: its
   /// connection takes pushes now) and a partition has records to push: at most
   /// min(demand, max_records) consecutive offsets, in flight from then until now + timeout.
   std::optional<Grant> NextGrant(Clock::time_point now, uint64_t max_records,
-                                 const std::function<bool(uint64_t)>& eligible = nullptr);
+                                 const std::function<bool(ConsumerId)>& eligible = nullptr);
 
   /// Checks every range: not empty, of a known partition, and nothing at or beyond the
   /// partition's next offset (never pushed) or, after a restart, the records the partition
@@ -110,7 +111,7 @@ class SubscriptionState {
     uint64_t acknowledged_above = 0;
   };
   struct ConsumerStats {
-    uint64_t id = 0;
+    ConsumerId id{0};
     uint64_t demand = 0;
     uint64_t in_flight = 0;
   };
@@ -136,7 +137,7 @@ class SubscriptionState {
   using Intervals = std::map<uint64_t, uint64_t>;  // start -> end, disjoint, not adjacent-merged
   struct InFlight {
     uint64_t end = 0;
-    uint64_t consumer = 0;
+    ConsumerId consumer{0};
     Clock::time_point deadline;
   };
   struct Partition {
@@ -168,8 +169,8 @@ class SubscriptionState {
   std::chrono::milliseconds timeout_;
   std::map<std::string, Partition, std::less<>> partitions_;
   std::deque<std::string> ready_;  // partitions with records to push, in turn
-  std::map<uint64_t, Consumer> consumers_;
-  uint64_t last_consumer_ = 0;  // round robin: the consumer served last
+  std::map<ConsumerId, Consumer> consumers_;
+  ConsumerId last_consumer_{0};  // round robin: the consumer served last
   /// In-flight deadlines, possibly stale (checked against the interval when due).
   std::multimap<Clock::time_point, std::pair<std::string, uint64_t>> deadlines_;
 };

@@ -25,7 +25,7 @@ TEST(SubscriptionStateTest, PushesEachPartitionInOffsetOrderUpToTheDemand) {
   s.NoteAvailable("a", 5);
   s.NoteAvailable("b", 2);
   EXPECT_FALSE(s.CanGrant());  // no consumer yet
-  EXPECT_EQ(s.Take(7, 4, 1000), 4u);
+  EXPECT_EQ(s.Take(ConsumerId(7), 4, 1000), 4u);
   auto grants = Drain(s, kT0, 3);
   // Partitions take turns; the demand (4) bounds the total.
   ASSERT_EQ(grants.size(), 2u);
@@ -35,7 +35,7 @@ TEST(SubscriptionStateTest, PushesEachPartitionInOffsetOrderUpToTheDemand) {
   EXPECT_EQ(grants[1].key, "b");
   EXPECT_EQ(grants[1].start, 0u);
   EXPECT_EQ(grants[1].end, 1u);
-  EXPECT_EQ(s.Take(7, 10, 1000), 10u);
+  EXPECT_EQ(s.Take(ConsumerId(7), 10, 1000), 10u);
   grants = Drain(s, kT0, 3);
   ASSERT_EQ(grants.size(), 2u);
   EXPECT_EQ(grants[0].key, "a");
@@ -52,7 +52,7 @@ TEST(SubscriptionStateTest, AcknowledgementsAdvanceTheWatermarkAndBeyondPushedIs
   SubscriptionState s(milliseconds(1000));
   s.AddPartition("a", 0);
   s.NoteAvailable("a", 10);
-  s.Take(1, 6, 1000);
+  s.Take(ConsumerId(1), 6, 1000);
   ASSERT_EQ(Drain(s, kT0).size(), 1u);  // [0, 6)
   std::vector<OffsetRange> failed;
   Status beyond = s.Acknowledge({{"a", 4, 7}}, &failed);
@@ -89,7 +89,7 @@ TEST(SubscriptionStateTest, OnlyUnacknowledgedRecordsAreRedeliveredAfterTheTimeo
   SubscriptionState s(milliseconds(1000));
   s.AddPartition("a", 0);
   s.NoteAvailable("a", 10);
-  s.Take(1, 100, 1000);
+  s.Take(ConsumerId(1), 100, 1000);
   ASSERT_EQ(Drain(s, kT0).size(), 1u);  // [0, 10)
   ASSERT_TRUE(s.Acknowledge({{"a", 0, 3}, {"a", 5, 6}, {"a", 8, 10}}, nullptr).ok());
   EXPECT_EQ(s.Expire(kT0 + milliseconds(999)), kT0 + milliseconds(1000));
@@ -115,11 +115,11 @@ TEST(SubscriptionStateTest, ConsumersGetDisjointRecordsAndADisconnectGivesThemBa
     s.AddPartition("k" + std::to_string(k), 0);
     s.NoteAvailable("k" + std::to_string(k), 50);
   }
-  s.Take(1, 300, 1000);
-  s.Take(2, 300, 1000);
-  s.Take(3, 300, 1000);
+  s.Take(ConsumerId(1), 300, 1000);
+  s.Take(ConsumerId(2), 300, 1000);
+  s.Take(ConsumerId(3), 300, 1000);
   auto grants = Drain(s, kT0, 7);
-  std::map<uint64_t, uint64_t> per_consumer;
+  std::map<ConsumerId, uint64_t> per_consumer;
   std::set<std::pair<std::string, uint64_t>> seen;
   std::map<std::string, uint64_t> next;
   for (const Grant& g : grants) {
@@ -129,18 +129,18 @@ TEST(SubscriptionStateTest, ConsumersGetDisjointRecordsAndADisconnectGivesThemBa
     for (uint64_t o = g.start; o < g.end; ++o) EXPECT_TRUE(seen.insert({g.key, o}).second);
   }
   EXPECT_EQ(seen.size(), 900u);
-  EXPECT_EQ(per_consumer[1], 300u);
-  EXPECT_EQ(per_consumer[2], 300u);
-  EXPECT_EQ(per_consumer[3], 300u);
+  EXPECT_EQ(per_consumer[ConsumerId(1)], 300u);
+  EXPECT_EQ(per_consumer[ConsumerId(2)], 300u);
+  EXPECT_EQ(per_consumer[ConsumerId(3)], 300u);
   // Consumer 2 leaves: its 300 go to whoever has demand, and only those.
-  s.RemoveConsumer(2);
+  s.RemoveConsumer(ConsumerId(2));
   EXPECT_EQ(s.Unacknowledged(), 900u);
-  s.Take(1, 1000, 1000);
+  s.Take(ConsumerId(1), 1000, 1000);
   auto again = Drain(s, kT0, 1000);
   uint64_t redelivered = 0;
   uint64_t fresh = 0;
   for (const Grant& g : again) {
-    EXPECT_EQ(g.consumer, 1u);
+    EXPECT_EQ(g.consumer, ConsumerId(1));
     (g.redelivered ? redelivered : fresh) += g.end - g.start;
   }
   EXPECT_EQ(redelivered, 300u);
@@ -153,7 +153,7 @@ TEST(SubscriptionStateTest, RestoredAcknowledgementsAreSkippedAndTheRestIsPushed
   s.RestoreAcknowledged("a", 0, 4);
   s.RestoreAcknowledged("a", 6, 8);
   s.NoteAvailable("a", 10);
-  s.Take(1, 100, 1000);
+  s.Take(ConsumerId(1), 100, 1000);
   auto grants = Drain(s, kT0);
   ASSERT_EQ(grants.size(), 2u);
   EXPECT_EQ(grants[0].start, 4u);
@@ -172,19 +172,19 @@ TEST(SubscriptionStateTest, AcknowledgingTheGapBelowRestoredRangesNeverPushesThe
   s.RestoreAcknowledged("a", 2, 6);
   s.NoteAvailable("a", 10);
   s.FinishRestore();
-  s.Take(1, 1, 1000);
+  s.Take(ConsumerId(1), 1, 1000);
   auto g = Drain(s, kT0);
   ASSERT_EQ(g.size(), 1u);
   EXPECT_EQ(g[0].start, 0u);
   EXPECT_EQ(g[0].end, 1u);
   ASSERT_TRUE(s.Acknowledge({{"a", 0, 1}}, nullptr).ok());
-  s.Take(1, 1, 1000);
+  s.Take(ConsumerId(1), 1, 1000);
   g = Drain(s, kT0);
   ASSERT_EQ(g.size(), 1u);
   EXPECT_EQ(g[0].start, 1u);
   ASSERT_TRUE(s.Acknowledge({{"a", 1, 2}}, nullptr).ok());
   EXPECT_EQ(s.Partitions(1)[0].watermark, 6u);
-  s.Take(1, 100, 1000);
+  s.Take(ConsumerId(1), 100, 1000);
   g = Drain(s, kT0);
   ASSERT_EQ(g.size(), 1u);
   EXPECT_EQ(g[0].start, 6u);
@@ -200,7 +200,7 @@ TEST(SubscriptionStateTest, AfterARestartRecordsThatExistedThenMayBeAcknowledged
   // Pushed before the restart (the client could not know it restarted), or acknowledged again.
   EXPECT_TRUE(s.Acknowledge({{"a", 6, 8}, {"a", 3, 5}}, nullptr).ok());
   EXPECT_EQ(s.Acknowledge({{"a", 6, 9}}, nullptr).code(), StatusCode::kInvalidArgument);
-  s.Take(1, 100, 1000);
+  s.Take(ConsumerId(1), 100, 1000);
   auto g = Drain(s, kT0);
   ASSERT_EQ(g.size(), 2u);
   EXPECT_EQ(g[0].start, 0u);
@@ -213,36 +213,36 @@ TEST(SubscriptionStateTest, ConsumersThatAreNotReadyGetNothing) {
   SubscriptionState s(milliseconds(1000));
   s.AddPartition("a", 0);
   s.NoteAvailable("a", 4);
-  s.Take(1, 10, 1000);
-  s.Take(2, 10, 1000);
-  auto only2 = [](uint64_t c) { return c == 2; };
+  s.Take(ConsumerId(1), 10, 1000);
+  s.Take(ConsumerId(2), 10, 1000);
+  auto only2 = [](ConsumerId c) { return c == ConsumerId(2); };
   auto g = s.NextGrant(kT0, 2, only2);
   ASSERT_TRUE(g.has_value());
-  EXPECT_EQ(g->consumer, 2u);
+  EXPECT_EQ(g->consumer, ConsumerId(2));
   g = s.NextGrant(kT0, 2, only2);
   ASSERT_TRUE(g.has_value());
-  EXPECT_EQ(g->consumer, 2u);
-  EXPECT_FALSE(s.NextGrant(kT0, 2, [](uint64_t) { return false; }).has_value());
+  EXPECT_EQ(g->consumer, ConsumerId(2));
+  EXPECT_FALSE(s.NextGrant(kT0, 2, [](ConsumerId) { return false; }).has_value());
 }
 
 TEST(SubscriptionStateTest, DemandSaturatesAtTheLimit) {
   SubscriptionState s(milliseconds(1000));
-  EXPECT_EQ(s.Take(1, 900, 1000), 900u);
-  EXPECT_EQ(s.Take(1, 900, 1000), 1000u);
-  EXPECT_EQ(s.Take(1, UINT64_MAX, 1000), 1000u);
+  EXPECT_EQ(s.Take(ConsumerId(1), 900, 1000), 900u);
+  EXPECT_EQ(s.Take(ConsumerId(1), 900, 1000), 1000u);
+  EXPECT_EQ(s.Take(ConsumerId(1), UINT64_MAX, 1000), 1000u);
 }
 
 TEST(SubscriptionStateTest, PartialAcknowledgementOfAGrantKeepsTheRestOnItsDeadline) {
   SubscriptionState s(milliseconds(1000));
   s.AddPartition("a", 0);
   s.NoteAvailable("a", 10);
-  s.Take(1, 10, 1000);
+  s.Take(ConsumerId(1), 10, 1000);
   ASSERT_EQ(Drain(s, kT0).size(), 1u);
   ASSERT_TRUE(s.Acknowledge({{"a", 4, 6}}, nullptr).ok());
   EXPECT_EQ(s.Consumers()[0].in_flight, 8u);
   s.Expire(kT0 + milliseconds(1000));
   EXPECT_EQ(s.Consumers()[0].in_flight, 0u);
-  s.Take(1, 10, 1000);
+  s.Take(ConsumerId(1), 10, 1000);
   auto again = Drain(s, kT0 + milliseconds(1000));
   ASSERT_EQ(again.size(), 2u);
   EXPECT_EQ(again[0].start, 0u);

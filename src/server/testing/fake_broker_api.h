@@ -27,7 +27,7 @@ class FakeBrokerApi final : public broker::BrokerApi {
   Status wait_status = Status::OK();
   Result<broker::QueryAnswer> query_answer = Status::NotSupported("Query");
   Result<std::vector<broker::StreamInfo>> metadata = Status::NotSupported("Metadata");
-  Result<std::string> subscription_id = Status::NotSupported("CreateSubscription");
+  Result<SubscriptionId> subscription_id = Status::NotSupported("CreateSubscription");
   Result<config::MergeOutcome> merge_outcome = Status::NotSupported("CreateConfiguration");
   std::string topography = "# empty\n";
 
@@ -36,7 +36,7 @@ class FakeBrokerApi final : public broker::BrokerApi {
   mutable std::vector<broker::QueryRequest> queries;  // Query is const in the interface
   std::vector<std::string> waited_for_derived;
   std::vector<std::pair<std::string, broker::SubscriptionStart>> subscriptions_created;
-  std::vector<uint64_t> removed_consumers;
+  std::vector<ConsumerId> removed_consumers;
 
   Result<config::MergeOutcome> CreateConfiguration(std::string_view) override {
     return merge_outcome;
@@ -77,21 +77,22 @@ class FakeBrokerApi final : public broker::BrokerApi {
   Result<std::vector<broker::StreamInfo>> Metadata(std::string_view) const override {
     return metadata;
   }
-  Result<std::string> CreateSubscription(std::string_view stream, broker::SubscriptionStart start,
-                                         uint64_t) override {
+  Result<SubscriptionId> CreateSubscription(std::string_view stream,
+                                            broker::SubscriptionStart start,
+                                            std::chrono::milliseconds) override {
     std::lock_guard lock(mu_);
     subscriptions_created.emplace_back(std::string(stream), start);
     return subscription_id;
   }
-  Result<uint64_t> Take(std::string_view, std::string_view, uint64_t, uint64_t,
+  Result<uint64_t> Take(const SubscriptionId&, std::string_view, ConsumerId, uint64_t,
                         subscription::PushSink) override {
     return Status::NotSupported("Take");
   }
-  void Acknowledge(std::string_view, std::string_view, std::vector<subscription::OffsetRange>,
+  void Acknowledge(const SubscriptionId&, std::string_view, std::vector<subscription::OffsetRange>,
                    AcknowledgeDone done) override {
     done(Status::NotSupported("Acknowledge"), {});
   }
-  Result<subscription::SubscriptionReport> GetSubscription(std::string_view,
+  Result<subscription::SubscriptionReport> GetSubscription(const SubscriptionId&,
                                                            std::string_view) const override {
     return Status::NotSupported("GetSubscription");
   }
@@ -99,14 +100,14 @@ class FakeBrokerApi final : public broker::BrokerApi {
       std::string_view) const override {
     return Status::NotSupported("ListSubscriptions");
   }
-  Status DeleteSubscription(std::string_view, std::string_view) override {
+  Status DeleteSubscription(const SubscriptionId&, std::string_view) override {
     return Status::NotSupported("DeleteSubscription");
   }
-  void RemoveConsumer(uint64_t consumer) override {
+  void RemoveConsumer(ConsumerId consumer) override {
     std::lock_guard lock(mu_);
     removed_consumers.push_back(consumer);
   }
-  void ConsumerReady(uint64_t) override {}
+  void ConsumerReady(ConsumerId) override {}
 
  private:
   mutable std::mutex mu_;
