@@ -229,11 +229,8 @@ Status FileBucketLog::Scan(
   {
     std::shared_lock lock(mutex_);
     end = entries_.size();
-    index = static_cast<size_t>(std::partition_point(entries_.begin(), entries_.end(),
-                                                     [&](const EntryInfo& e) {
-                                                       return e.end_sequence() <= from_sequence;
-                                                     }) -
-                                entries_.begin());
+    index = FirstEntryEndingAfter(entries_, from_sequence,
+                                  [](const EntryInfo& e) -> const EntryInfo& { return e; });
   }
   for (; index < end; ++index) {
     EntryInfo entry;

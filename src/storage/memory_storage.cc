@@ -77,12 +77,8 @@ class MemoryBucketLog final : public BucketLog {
       std::lock_guard lock(bucket_->mutex);
       const auto& entries = bucket_->entries;
       end = entries.size();
-      index =
-          static_cast<size_t>(std::partition_point(entries.begin(), entries.end(),
-                                                   [&](const auto& e) {
-                                                     return e.first.end_sequence() <= from_sequence;
-                                                   }) -
-                              entries.begin());
+      index = FirstEntryEndingAfter(entries, from_sequence,
+                                    [](const auto& e) -> const EntryInfo& { return e.first; });
     }
     for (; index < end; ++index) {
       std::pair<EntryInfo, arrow::RecordBatch> entry;

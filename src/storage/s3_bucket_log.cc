@@ -314,12 +314,8 @@ Status S3BucketCore::Scan(
   {
     std::shared_lock lock(mu_);
     end = entries_.size();
-    index =
-        static_cast<size_t>(std::partition_point(entries_.begin(), entries_.end(),
-                                                 [&](const Entry& e) {
-                                                   return e.info.end_sequence() <= from_sequence;
-                                                 }) -
-                            entries_.begin());
+    index = FirstEntryEndingAfter(entries_, from_sequence,
+                                  [](const Entry& e) -> const EntryInfo& { return e.info; });
   }
   while (index < end) {
     std::vector<Entry> run;  // consecutive uploaded entries of one object

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -31,6 +32,17 @@ struct EntryInfo {
   /// The sequence after the entry's last row.
   Sequence end_sequence() const { return base_sequence + row_count; }
 };
+
+/// Where a Scan from `from` starts: the index of the first of `entries` (a random-access range in
+/// sequence order, as every bucket log keeps its entries) whose rows end after `from`;
+/// `entries.size()` when none does. `info(element)` gives an element's EntryInfo.
+template <typename Entries, typename InfoOf>
+size_t FirstEntryEndingAfter(const Entries& entries, Sequence from, InfoOf info) {
+  auto it = std::partition_point(entries.begin(), entries.end(), [&](const auto& element) {
+    return info(element).end_sequence() <= from;
+  });
+  return static_cast<size_t>(it - entries.begin());
+}
 
 /// One bucket log of one stream (docs/architecture.md, "Storage: bucket logs"): record batches in
 /// commit order with a dense sequence. Thread-safety: Append and Sync are called by one writer
