@@ -458,6 +458,9 @@ Result<std::shared_ptr<stream::StreamLog>> Broker::FindStream(std::string_view n
   return Status::NotFound("stream '" + std::string(name) + "' does not exist");
 }
 
+// (stream name, payload) is the order of every produce API; swapped, the payload names no
+// stream and the produce fails with NotFound.
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters)
 void Broker::Produce(std::string_view stream_name, std::string_view payload,
                      stream::PayloadFormat format, stream::GroupCommitter::Done done) {
   auto stream = FindStream(stream_name);
@@ -509,22 +512,17 @@ int64_t Broker::NowMs() const {
   return options_.clock ? options_.clock() : stream::GroupCommitter::SystemNowMs();
 }
 
-std::vector<stream::PartitionCount> Broker::WindowPartitions(const config::StreamDecl& decl,
-                                                             uint64_t* partitions,
-                                                             uint64_t* windows) const {
-  *partitions = 0;
-  *windows = 0;
+stream::PartitionListing Broker::WindowPartitions(const config::StreamDecl& decl) const {
   auto base = streams_.find(decl.base);
   if (base == streams_.end() || !decl.window) return {};
-  uint64_t records = 0;
-  std::vector<stream::PartitionCount> listed =
-      base->second->index().Partitions(SIZE_MAX, partitions, &records);
-  for (stream::PartitionCount& p : listed) {
+  stream::PartitionListing listing = base->second->index().Partitions(SIZE_MAX);
+  listing.records = 0;  // windows, not base records
+  for (stream::PartitionCount& p : listing.partitions) {
     p.count = stream::WindowCount(*base->second, *decl.window, p.key);
-    *windows += p.count;
+    listing.records += p.count;
   }
-  listed.resize(std::min(listed.size(), options_.max_listed_partitions));
-  return listed;
+  listing.partitions.resize(std::min(listing.partitions.size(), options_.max_listed_partitions));
+  return listing;
 }
 
 Result<std::vector<StreamInfo>> Broker::Metadata(std::string_view name) const {
@@ -549,12 +547,12 @@ Result<std::vector<StreamInfo>> Broker::Metadata(std::string_view name) const {
       }
     }
     info.schema = stream.schema();
-    if (info.decl.kind == config::StreamKind::kWindow) {
-      info.partitions = WindowPartitions(info.decl, &info.partition_count, &info.record_count);
-    } else {
-      info.partitions = stream.index().Partitions(options_.max_listed_partitions,
-                                                  &info.partition_count, &info.record_count);
-    }
+    stream::PartitionListing listing = info.decl.kind == config::StreamKind::kWindow
+                                           ? WindowPartitions(info.decl)
+                                           : stream.index().Partitions(options_.max_listed_partitions);
+    info.partitions = std::move(listing.partitions);
+    info.partition_count = listing.total;
+    info.record_count = listing.records;
     info.partitions_truncated = info.partitions.size() < info.partition_count;
     out.push_back(std::move(info));
   };
@@ -606,7 +604,8 @@ Broker::Need Broker::ProcessedNeed(const std::string& stream,
   return {"'" + stream + "'", {stream, key, count, [log, key] { return log->index().Count(key); }}};
 }
 
-void Broker::WaitDownstream(const std::string& stream, std::map<std::string, uint64_t> needed,
+void Broker::WaitDownstream(const std::string& stream,
+                            const std::map<std::string, uint64_t>& needed,
                             Deadline deadline, std::function<void(Status)> done) {
   // The streams fed directly by `stream`: map and reduce streams must hold `needed` records
   // per key; joins must have joined that many of `stream`'s records per key. Then the same for
@@ -640,16 +639,17 @@ void Broker::WaitDownstream(const std::string& stream, std::map<std::string, uin
   auto all = AllOf(dependents.size(), std::move(done));
   for (Dependent& d : dependents) {
     std::vector<Need> needs;
+    needs.reserve(needed.size());
     for (const auto& [key, count] : needed) {
       needs.push_back(ProcessedNeed(d.name, d.log, d.join, d.participant, stream, key, count));
     }
-    WaitFor(std::move(needs), deadline, [this, d, needed, deadline, all](Status s) {
+    WaitFor(std::move(needs), deadline, [this, d, needed, deadline, all](const Status& s) {
       if (!s.ok()) return all(s);
       std::map<std::string, uint64_t> next = needed;
       if (d.join) {
         for (auto& [key, count] : next) count = d.log->index().Count(key);
       }
-      WaitDownstream(d.name, std::move(next), deadline, all);
+      WaitDownstream(d.name, next, deadline, all);
     });
   }
 }
@@ -679,7 +679,7 @@ void Broker::WaitUpstream(const std::string& stream, const std::string& key, Dea
   auto all = AllOf(inputs.size(), std::move(done));
   for (size_t p = 0; p < inputs.size(); ++p) {
     WaitUpstream(inputs[p], key, deadline,
-                 [this, p, input = inputs[p], stream, key, log, join, deadline, all](Status s) {
+                 [this, p, input = inputs[p], stream, key, log, join, deadline, all](const Status& s) {
                    if (!s.ok()) return all(s);
                    auto input_log = FindStream(input);
                    if (!input_log.ok()) return all(input_log.status());
@@ -698,7 +698,7 @@ void Broker::WaitForDerived(std::string_view stream, const stream::ProduceResult
     uint64_t& c = needed[produced.partitions[produced.partition_indexes[r]]];
     c = std::max(c, produced.offsets[r] + 1);
   }
-  WaitDownstream(std::string(stream), std::move(needed), MakeDeadline(timeout), std::move(done));
+  WaitDownstream(std::string(stream), needed, MakeDeadline(timeout), std::move(done));
 }
 
 void Broker::WaitForQuery(std::string_view stream, std::string_view key,

@@ -69,7 +69,7 @@ class Broker final : public BrokerApi {
   /// recovers every stream. Errors: AlreadyExists when another process holds the folder's
   /// lock; IOError; Corruption of the topography or of stored data.
   static Result<std::unique_ptr<Broker>> Open(BrokerOptions options);
-  ~Broker();  // Shutdown()
+  ~Broker() override;  // Shutdown()
 
   /// Parses and merges a configuration, opens the new streams and persists the topography
   /// (fsynced) before returning. Errors: InvalidArgument listing every problem.
@@ -168,11 +168,9 @@ class Broker final : public BrokerApi {
   /// Sends `log`'s commits to the derived engine and the subscriptions.
   void ListenToCommits(stream::StreamLog& log);
   /// Metadata partitions of window stream `decl` (under mu_): its base's partitions in key
-  /// order, at most max_listed_partitions, each with its number of windows; `*partitions` gets
-  /// the number of partitions and `*windows` the windows of all of them.
-  std::vector<stream::PartitionCount> WindowPartitions(const config::StreamDecl& decl,
-                                                       uint64_t* partitions,
-                                                       uint64_t* windows) const;
+  /// order, at most max_listed_partitions, each with its number of windows; `records` counts
+  /// the windows of all of them.
+  stream::PartitionListing WindowPartitions(const config::StreamDecl& decl) const;
   /// Opens the errors stream of a map or reduce stream and starts its processor.
   Status StartProcessor(const config::Topography& topography, const config::StreamDecl& decl,
                         const std::shared_ptr<stream::StreamLog>& derived);
@@ -201,7 +199,7 @@ class Broker final : public BrokerApi {
   void WaitFor(std::vector<Need> needs, Deadline deadline, std::function<void(Status)> done);
   /// Waits until every derived stream fed by `stream`, directly or not, has processed the
   /// first needed[key] records of each key.
-  void WaitDownstream(const std::string& stream, std::map<std::string, uint64_t> needed,
+  void WaitDownstream(const std::string& stream, const std::map<std::string, uint64_t>& needed,
                       Deadline deadline, std::function<void(Status)> done);
   /// Waits until `stream` and every derived stream it is made from have processed what their
   /// inputs hold for `key` (sources need nothing; a window is a view of its base).

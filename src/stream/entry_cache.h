@@ -48,6 +48,7 @@ class EntryCache {
   const size_t capacity_;
   mutable std::mutex mu_;
   std::list<Item> lru_;  // most recent first
+  // NOLINTNEXTLINE(readability-identifier-naming): clang-tidy 14 names `iterator` a member here
   std::unordered_map<Key, std::list<Item>::iterator, KeyHash> items_;
   size_t bytes_ = 0;
 };

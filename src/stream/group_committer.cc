@@ -71,6 +71,7 @@ void GroupCommitter::CommitGroup(std::vector<Job>& jobs) {
     }
   }
   std::vector<std::pair<storage::BucketLog*, Status>> sync_status;
+  sync_status.reserve(touched.size());
   for (auto* log : touched) sync_status.emplace_back(log, log->Sync());
   for (size_t i = 0; i < jobs.size(); ++i) {
     Job& job = jobs[i];

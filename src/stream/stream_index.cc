@@ -179,23 +179,23 @@ Result<std::vector<RowRef>> StreamIndex::Range(std::string_view key, uint64_t fr
   return rows;
 }
 
-std::vector<PartitionCount> StreamIndex::Partitions(size_t limit, uint64_t* total,
-                                                    uint64_t* records) const {
+PartitionListing StreamIndex::Partitions(size_t limit) const {
   std::shared_lock lock(mu_);
-  std::vector<PartitionCount> all;
-  *records = 0;
+  PartitionListing out;
+  std::vector<PartitionCount>& all = out.partitions;
+  all.reserve(keys_.size());
   for (const auto& [key, state] : keys_) {
     const uint64_t count = VisibleCount(state);
     if (count == 0) continue;
-    *records += count;
+    out.records += count;
     all.push_back({key, count});
   }
-  *total = all.size();
+  out.total = all.size();
   const size_t n = std::min(limit, all.size());
   std::partial_sort(all.begin(), all.begin() + static_cast<ptrdiff_t>(n), all.end(),
                     [](const PartitionCount& a, const PartitionCount& b) { return a.key < b.key; });
   all.resize(n);
-  return all;
+  return out;
 }
 
 }  // namespace higgins::stream

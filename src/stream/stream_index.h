@@ -28,6 +28,13 @@ struct PartitionCount {
   uint64_t count = 0;
 };
 
+/// Some partitions of a stream (in key order) and the totals over all of them.
+struct PartitionListing {
+  std::vector<PartitionCount> partitions;  // at most the limit asked for
+  uint64_t total = 0;                      // partitions with a visible record, listed or not
+  uint64_t records = 0;                    // visible records over every partition
+};
+
 /// The in-memory index of one stream (docs/architecture.md, "Storage: bucket logs"): per bucket,
 /// its entries in sequence order; per partition key, the bucket sequence of each offset (offset o
 /// of key k is row sequences[o] of k's bucket). Entries are added when appended and become visible
@@ -61,9 +68,8 @@ class StreamIndex {
   Result<std::vector<RowRef>> Range(std::string_view key, uint64_t from, uint64_t to,
                                     uint64_t limit) const;
 
-  /// Visible partitions in key order, at most `limit`; `*total` gets the number of partitions
-  /// and `*records` the number of visible records.
-  std::vector<PartitionCount> Partitions(size_t limit, uint64_t* total, uint64_t* records) const;
+  /// Visible partitions in key order, at most `limit`, with the totals over all of them.
+  PartitionListing Partitions(size_t limit) const;
 
   /// The bucket's next sequence as recorded in the index (rows added so far).
   Sequence NextSequence(BucketId bucket) const;

@@ -78,10 +78,10 @@ TEST(StreamIndexTest, PartitionsListedInKeyOrder) {
   uint64_t offsets[3];
   index.Add(BucketId(0), Entry(0, 3, 1), {"c", "a", "b"}, {0, 1, 2}, offsets);
   index.Publish(BucketId(0), Sequence(3));
-  uint64_t total = 0, records = 0;
-  auto parts = index.Partitions(2, &total, &records);
-  EXPECT_EQ(total, 3u);
-  EXPECT_EQ(records, 3u);
+  const PartitionListing listing = index.Partitions(2);
+  EXPECT_EQ(listing.total, 3u);
+  EXPECT_EQ(listing.records, 3u);
+  const auto& parts = listing.partitions;
   ASSERT_EQ(parts.size(), 2u);
   EXPECT_EQ(parts[0].key, "a");
   EXPECT_EQ(parts[1].key, "b");

@@ -31,6 +31,8 @@ struct TimeLayout {
   uint64_t latest = 0;
 };
 
+// (first, last): an ordered pair of timestamps.
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters)
 TimeLayout LayoutOf(const config::WindowSpec& spec, uint64_t first_ms, uint64_t last_ms) {
   const uint64_t interval = spec.interval;
   const uint64_t slide = SlideOf(spec);
@@ -53,6 +55,9 @@ Status NoRecords(std::string_view key) {
 
 /// The first offset of `key` whose timestamp is at or after `timestamp_ms`, or `count` when
 /// there is none below `count`.
+// A timestamp (ms) and the record count returned when no record is at or after it; the
+// names and the unit suffix tell them apart.
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters)
 uint64_t OffsetAtOrAfter(const StreamIndex& index, std::string_view key, uint64_t timestamp_ms,
                          uint64_t count) {
   if (timestamp_ms > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return count;

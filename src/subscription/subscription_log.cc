@@ -202,7 +202,7 @@ Result<std::vector<SubscriptionRecord>> DecodeSubscriptionLog(std::string_view l
   return records;
 }
 
-SubscriptionLog::SubscriptionLog(std::string path, int fd, uint64_t size)
+SubscriptionLog::SubscriptionLog(int fd, std::string path, uint64_t size)
     : path_(std::move(path)), fd_(fd), size_(size) {}
 
 SubscriptionLog::~SubscriptionLog() {
@@ -219,7 +219,7 @@ Result<std::unique_ptr<SubscriptionLog>> SubscriptionLog::Create(std::string pat
   HIGGINS_RETURN_IF_ERROR(WriteFileAtomically(path, bytes));
   const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0) return Errno("cannot open", path);
-  return std::unique_ptr<SubscriptionLog>(new SubscriptionLog(std::move(path), fd, bytes.size()));
+  return std::unique_ptr<SubscriptionLog>(new SubscriptionLog(fd, std::move(path), bytes.size()));
 }
 
 Result<std::unique_ptr<SubscriptionLog>> SubscriptionLog::Open(
@@ -244,7 +244,7 @@ Result<std::unique_ptr<SubscriptionLog>> SubscriptionLog::Open(
       return s;
     }
   }
-  return std::unique_ptr<SubscriptionLog>(new SubscriptionLog(std::move(path), fd, valid_end));
+  return std::unique_ptr<SubscriptionLog>(new SubscriptionLog(fd, std::move(path), valid_end));
 }
 
 Result<uint64_t> SubscriptionLog::Append(const SubscriptionRecord& record) {

@@ -93,7 +93,7 @@ class SubscriptionLog {
   static constexpr uint64_t kRotateBytes = uint64_t{4} << 20;
 
  private:
-  SubscriptionLog(std::string path, int fd, uint64_t size);
+  SubscriptionLog(int fd, std::string path, uint64_t size);
 
   const std::string path_;
   mutable std::mutex mu_;  // fd_, size_, broken_

@@ -18,9 +18,7 @@ class StreamSource : public SubscriptionSource {
   explicit StreamSource(std::shared_ptr<stream::StreamLog> log) : log_(std::move(log)) {}
   uint64_t Count(std::string_view key) const override { return log_->index().Count(key); }
   std::vector<stream::PartitionCount> Partitions() const override {
-    uint64_t total = 0;
-    uint64_t records = 0;
-    return log_->index().Partitions(SIZE_MAX, &total, &records);
+    return log_->index().Partitions(SIZE_MAX).partitions;
   }
   Result<SourceRecords> Read(std::string_view key, uint64_t from, uint64_t to) const override {
     SourceRecords out;
@@ -49,9 +47,7 @@ class CountWindowSource : public SubscriptionSource {
   }
   uint64_t Count(std::string_view key) const override { return Closed(base_->index().Count(key)); }
   std::vector<stream::PartitionCount> Partitions() const override {
-    uint64_t total = 0;
-    uint64_t records = 0;
-    auto partitions = base_->index().Partitions(SIZE_MAX, &total, &records);
+    auto partitions = base_->index().Partitions(SIZE_MAX).partitions;
     for (stream::PartitionCount& p : partitions) p.count = Closed(p.count);
     return partitions;
   }
@@ -83,10 +79,9 @@ SubscriptionId NewId() {
   static std::mt19937_64 random{std::random_device{}()};
   std::lock_guard lock(mu);
   std::string id(16, '\0');
-  for (int half = 0; half < 2; ++half) {
+  for (size_t half = 0; half < 2; ++half) {
     const uint64_t v = random();
-    for (int i = 0; i < 8; ++i)
-      id[static_cast<size_t>(half * 8 + i)] = static_cast<char>(v >> (8 * i));
+    for (size_t i = 0; i < 8; ++i) id[(8 * half) + i] = static_cast<char>(v >> (8 * i));
   }
   id[6] = static_cast<char>((id[6] & 0x0f) | 0x40);  // version 4 (RFC 4122)
   id[8] = static_cast<char>((id[8] & 0x3f) | 0x80);  // variant 10
@@ -117,7 +112,7 @@ std::shared_ptr<SubscriptionSource> MakeCountWindowSource(std::shared_ptr<stream
 }
 
 std::string SubscriptionManager::IdText(const SubscriptionId& id) {
-  const std::string hex = Hex(id.value());
+  std::string hex = Hex(id.value());
   if (hex.size() != 32) return hex;
   return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" +
          hex.substr(16, 4) + "-" + hex.substr(20);
