@@ -19,7 +19,6 @@
 
 namespace higgins {
 
-namespace wire = higgins::wire;
 using client_internal::Dispatcher;
 using client_internal::IndexQuery;
 using client_internal::ReplySlot;
@@ -381,27 +380,32 @@ Status Client::Acknowledge(std::string_view subscription_id, std::span<const Ack
   });
 }
 
+// Public API: text id first, as in docs/client.md. Swapped, the stream name is not a UUID and
+// Parse fails with InvalidArgument.
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters)
 Result<SubscriptionInfo> Client::GetSubscription(std::string_view subscription_id,
                                                  std::string_view stream) {
   auto id = Guard([&] { return SubscriptionId::Parse(subscription_id); });
   if (!id.ok()) return id.status();
   return Call<SubscriptionInfo>(
       *impl_->dispatcher_,
-      [&] { return client_internal::GetSubscriptionRequest(id->bytes(), stream); },
+      [&] { return client_internal::GetSubscriptionRequest(*id, stream); },
       client_internal::DecodeSubscription);
 }
 
 Result<std::vector<SubscriptionInfo>> Client::ListSubscriptions(std::string_view stream) {
   return Call<std::vector<SubscriptionInfo>>(
-      *impl_->dispatcher_, [&] { return client_internal::GetSubscriptionRequest({}, stream); },
+      *impl_->dispatcher_, [&] { return client_internal::ListSubscriptionsRequest(stream); },
       client_internal::DecodeSubscriptionList);
 }
 
+// Public API, as GetSubscription: a swapped pair fails Parse with InvalidArgument.
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters)
 Status Client::DeleteSubscription(std::string_view subscription_id, std::string_view stream) {
   auto id = Guard([&] { return SubscriptionId::Parse(subscription_id); });
   if (!id.ok()) return id.status();
   return StatusCall(*impl_->dispatcher_, wire::Message::DELETESUBSCRIPTIONRESPONSE, [&] {
-    return client_internal::DeleteSubscriptionRequest(id->bytes(), stream);
+    return client_internal::DeleteSubscriptionRequest(*id, stream);
   });
 }
 

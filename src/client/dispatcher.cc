@@ -81,7 +81,7 @@ std::shared_ptr<ReplySlot> Dispatcher::Send(higgins::wire::Message request) {
   return slot;
 }
 
-void Dispatcher::Close(Status reason) {
+void Dispatcher::Close(const Status& reason) {
   std::unordered_map<uint64_t, std::shared_ptr<ReplySlot>> failed;
   {
     std::lock_guard lock(mu_);

@@ -56,7 +56,7 @@ class Dispatcher : public std::enable_shared_from_this<Dispatcher> {
   /// every waiting slot with `reason` prefixed by the address ("host:port: reason"); later
   /// sends fail with IOError "not connected to host:port: reason". The reader thread then ends
   /// by itself.
-  void Close(Status reason);
+  void Close(const Status& reason);
 
   /// Close, then waits for the reader thread to end. Must not be called by the reader thread.
   void Stop();

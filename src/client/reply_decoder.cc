@@ -146,7 +146,7 @@ Result<std::string> DecodeTopography(wire::Message reply) {
   return std::move(*r->mutable_toml());
 }
 
-Result<uint64_t> DecodeUploadModule(wire::Message reply) {
+Result<uint64_t> DecodeUploadModule(const wire::Message& reply) {
   HIGGINS_RETURN_IF_ERROR(DecodeStatusReply(reply, wire::Message::UPLOADMODULERESPONSE));
   return reply.uploadmoduleresponse().version();
 }

@@ -38,7 +38,7 @@ Status DecodeStatusReply(const higgins::wire::Message& reply,
                          higgins::wire::Message::Type expected);
 
 /// UPLOADMODULERESPONSE: the version the upload created.
-Result<uint64_t> DecodeUploadModule(higgins::wire::Message reply);
+Result<uint64_t> DecodeUploadModule(const higgins::wire::Message& reply);
 /// PONG: the echoed data.
 Result<std::string> DecodePong(higgins::wire::Message reply);
 /// GETCURRENTTOPOGRAPHYRESPONSE: the TOML text.

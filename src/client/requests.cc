@@ -87,6 +87,8 @@ wire::Message ProduceRequest(std::string_view stream, std::string payload,
   return m;
 }
 
+// (stream, partition key) is the order of every query (docs/protocol.md, "Queries").
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters)
 wire::Message QueryRequest(std::string_view stream, std::string_view partition_key,
                            const IndexQuery& query, const CallOptions& options) {
   wire::Message m;
@@ -167,20 +169,24 @@ Result<wire::Message> AcknowledgeRequest(std::string_view subscription_id,
   return m;
 }
 
-wire::Message GetSubscriptionRequest(std::string_view subscription_id, std::string_view stream) {
+wire::Message ListSubscriptionsRequest(std::string_view stream) {
   wire::Message m;
   m.set_type(wire::Message::GETSUBSCRIPTIONREQUEST);
-  auto* request = m.mutable_getsubscriptionrequest();
-  request->set_subscription_id(std::string(subscription_id));
-  request->set_stream(std::string(stream));
+  m.mutable_getsubscriptionrequest()->set_stream(std::string(stream));
   return m;
 }
 
-wire::Message DeleteSubscriptionRequest(std::string_view subscription_id, std::string_view stream) {
+wire::Message GetSubscriptionRequest(const SubscriptionId& id, std::string_view stream) {
+  wire::Message m = ListSubscriptionsRequest(stream);
+  m.mutable_getsubscriptionrequest()->set_subscription_id(id.bytes());
+  return m;
+}
+
+wire::Message DeleteSubscriptionRequest(const SubscriptionId& id, std::string_view stream) {
   wire::Message m;
   m.set_type(wire::Message::DELETESUBSCRIPTIONREQUEST);
   auto* request = m.mutable_deletesubscriptionrequest();
-  request->set_subscription_id(std::string(subscription_id));
+  request->set_subscription_id(id.bytes());
   request->set_stream(std::string(stream));
   return m;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "client/subscription_id.h"
 #include "higgins.pb.h"
 #include "higgins/arrow/record_batch.h"
 #include "higgins/client.h"
@@ -51,12 +52,12 @@ higgins::wire::Message TakeRecordsRequest(std::string_view subscription_id, uint
 Result<higgins::wire::Message> AcknowledgeRequest(std::string_view subscription_id,
                                                   std::span<const AckRange> ranges,
                                                   std::string_view stream);
-/// An empty `subscription_id` asks for the listing of `stream`'s subscriptions (every stream's
-/// when `stream` is empty too).
-higgins::wire::Message GetSubscriptionRequest(std::string_view subscription_id,
-                                              std::string_view stream);
-higgins::wire::Message DeleteSubscriptionRequest(std::string_view subscription_id,
-                                                 std::string_view stream);
+/// One subscription (`stream` empty or the subscription's).
+higgins::wire::Message GetSubscriptionRequest(const SubscriptionId& id, std::string_view stream);
+/// The listing of `stream`'s subscriptions (every stream's when `stream` is empty): a get
+/// request without an id.
+higgins::wire::Message ListSubscriptionsRequest(std::string_view stream);
+higgins::wire::Message DeleteSubscriptionRequest(const SubscriptionId& id, std::string_view stream);
 
 /// What a request is called in error messages for people: "the produce request", "the query",
 /// "the ping", ...

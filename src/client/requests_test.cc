@@ -62,13 +62,18 @@ TEST(RequestsTest, TakeGetAndDeleteCarryTheIdBytes) {
   EXPECT_EQ(take.type(), wire::Message::TAKERECORDSREQUEST);
   EXPECT_EQ(take.takerecordsrequest().n(), 100u);
   EXPECT_EQ(take.takerecordsrequest().subscription_id(), "0123456789abcdef");
-  auto listing = GetSubscriptionRequest("", "events");
+  auto listing = ListSubscriptionsRequest("events");
   EXPECT_EQ(listing.type(), wire::Message::GETSUBSCRIPTIONREQUEST);
   EXPECT_TRUE(listing.getsubscriptionrequest().subscription_id().empty());
   EXPECT_EQ(listing.getsubscriptionrequest().stream(), "events");
-  auto remove = DeleteSubscriptionRequest("0123456789abcdef", "");
+  auto id = SubscriptionId::FromWire("0123456789abcdef");
+  ASSERT_TRUE(id.ok());
+  auto get = GetSubscriptionRequest(*id, "events");
+  EXPECT_EQ(get.getsubscriptionrequest().subscription_id(), "0123456789abcdef");
+  EXPECT_EQ(get.getsubscriptionrequest().stream(), "events");
+  auto remove = DeleteSubscriptionRequest(*id, "");
   EXPECT_EQ(remove.type(), wire::Message::DELETESUBSCRIPTIONREQUEST);
-  EXPECT_TRUE(remove.has_deletesubscriptionrequest());
+  EXPECT_EQ(remove.deletesubscriptionrequest().subscription_id(), "0123456789abcdef");
   EXPECT_EQ(RequestName(wire::Message::TAKERECORDSREQUEST), "the take");
 }
 

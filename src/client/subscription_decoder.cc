@@ -69,14 +69,14 @@ std::string RangeText(const wire::Offset& offset) {
 
 }  // namespace
 
-Result<std::string> DecodeCreateSubscription(wire::Message reply) {
+Result<std::string> DecodeCreateSubscription(const wire::Message& reply) {
   HIGGINS_RETURN_IF_ERROR(CheckReplyType(reply, wire::Message::CREATESUBSCRIPTIONRESPONSE));
   const auto& r = reply.createsubscriptionresponse();
   HIGGINS_RETURN_IF_ERROR(OperationStatus(r.code(), r.errors()));
   return IdText(r.subscription_id());
 }
 
-Result<uint64_t> DecodeTake(wire::Message reply) {
+Result<uint64_t> DecodeTake(const wire::Message& reply) {
   HIGGINS_RETURN_IF_ERROR(CheckReplyType(reply, wire::Message::TAKERECORDSRESPONSE));
   const auto& r = reply.takerecordsresponse();
   HIGGINS_RETURN_IF_ERROR(OperationStatus(r.code(), r.errors()));
@@ -97,7 +97,7 @@ Status DecodeAcknowledge(const wire::Message& reply) {
   return OperationStatus(r.code(), std::move(text));
 }
 
-Result<SubscriptionInfo> DecodeSubscription(wire::Message reply) {
+Result<SubscriptionInfo> DecodeSubscription(const wire::Message& reply) {
   HIGGINS_RETURN_IF_ERROR(CheckReplyType(reply, wire::Message::GETSUBSCRIPTIONRESPONSE));
   const auto& r = reply.getsubscriptionresponse();
   HIGGINS_RETURN_IF_ERROR(OperationStatus(r.code(), r.errors()));
@@ -122,7 +122,7 @@ Result<SubscriptionInfo> DecodeSubscription(wire::Message reply) {
   return info;
 }
 
-Result<std::vector<SubscriptionInfo>> DecodeSubscriptionList(wire::Message reply) {
+Result<std::vector<SubscriptionInfo>> DecodeSubscriptionList(const wire::Message& reply) {
   HIGGINS_RETURN_IF_ERROR(CheckReplyType(reply, wire::Message::GETSUBSCRIPTIONRESPONSE));
   const auto& r = reply.getsubscriptionresponse();
   HIGGINS_RETURN_IF_ERROR(OperationStatus(r.code(), r.errors()));

@@ -18,18 +18,18 @@ namespace higgins::client_internal {
 // as UUID text, partition keys unpadded.
 
 /// CREATESUBSCRIPTIONRESPONSE: the new subscription's id.
-Result<std::string> DecodeCreateSubscription(higgins::wire::Message reply);
+Result<std::string> DecodeCreateSubscription(const higgins::wire::Message& reply);
 /// TAKERECORDSRESPONSE answering a take (push = false): the connection's demand after it.
-Result<uint64_t> DecodeTake(higgins::wire::Message reply);
+Result<uint64_t> DecodeTake(const higgins::wire::Message& reply);
 /// ACKNOWLEDGERESPONSE: OK, or the broker's `error` under its `code`; failed ranges the text
 /// does not explain are listed as "partition 'k': [start, end)" (converted from the wire's
 /// inclusive ends).
 Status DecodeAcknowledge(const higgins::wire::Message& reply);
 /// GETSUBSCRIPTIONRESPONSE to a request naming one subscription: its summary, partitions and
 /// consumers.
-Result<SubscriptionInfo> DecodeSubscription(higgins::wire::Message reply);
+Result<SubscriptionInfo> DecodeSubscription(const higgins::wire::Message& reply);
 /// GETSUBSCRIPTIONRESPONSE to a listing (empty subscription_id): the summaries.
-Result<std::vector<SubscriptionInfo>> DecodeSubscriptionList(higgins::wire::Message reply);
+Result<std::vector<SubscriptionInfo>> DecodeSubscriptionList(const higgins::wire::Message& reply);
 /// One pushed record: its subscription id as text and its records, decoded like a query's
 /// (Records::redelivered set from the push).
 Result<Delivery> DecodeDelivery(PushedRecord pushed);

@@ -90,6 +90,7 @@ class BatchingWorker {
     std::unique_lock lock(mu_);
     while (true) {
       auto due = [&] { return stopping_ || woken_ || !queue_.empty(); };
+      // NOLINTNEXTLINE(bugprone-branch-clone): clang-tidy 14 takes the two waits for one
       if (next) {
         cv_.wait_until(lock, *next, due);
       } else {

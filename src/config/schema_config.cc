@@ -156,6 +156,9 @@ Result<std::vector<NamedSchema>> ParseSchemas(std::string_view toml_text) {
   return schemas;
 }
 
+// (document, name in it). Swapped, the name does not parse as a TOML document declaring that
+// schema, and the call fails with InvalidArgument.
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters)
 Result<arrow::SchemaPtr> LoadSchema(std::string_view toml_text, std::string_view schema_name) {
   HIGGINS_ASSIGN_OR_RETURN(std::vector<NamedSchema> schemas, ParseSchemas(toml_text));
   std::string available;

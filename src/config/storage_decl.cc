@@ -67,6 +67,7 @@ const std::array<Field<S3>, 13> kS3Fields = {{
 template <typename Settings, size_t N>
 std::vector<StorageOption> OptionsOf(const std::array<Field<Settings>, N>& fields) {
   std::vector<StorageOption> options;
+  options.reserve(N);
   for (const Field<Settings>& field : fields) options.push_back(field.option);
   return options;
 }
@@ -154,7 +155,10 @@ void SetStorageOption(const StorageOption& option, OptionValue value, StorageDec
   std::visit(
       [&](auto& settings) {
         for (const auto& field : FieldsOf(&settings)) {
-          if (field.option.key == option.key) Set(field, std::move(value), &settings);
+          if (field.option.key == option.key) {
+            Set(field, std::move(value), &settings);
+            return;  // keys are unique: `value` is used once
+          }
         }
       },
       decl->settings);

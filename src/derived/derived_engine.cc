@@ -166,6 +166,8 @@ void DerivedEngine::AnswerLocked(std::string_view stream, const Keys& keys,
   }
 }
 
+// (stream, partition key), the broker's order everywhere (docs/architecture.md).
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters)
 void DerivedEngine::WatchId(std::string_view stream, std::string_view key, std::string* id) {
   id->assign(stream);
   id->push_back('\0');

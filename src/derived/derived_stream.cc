@@ -241,6 +241,7 @@ Result<arrow::RecordBatch> DerivedStream::Call(udf::Sandbox* sandbox, const Modu
     HIGGINS_ASSIGN_OR_RETURN(std::string bytes, udf::EncodeBatch(input));
     encoded.push_back(std::move(bytes));
   }
+  views.reserve(encoded.size());
   for (const auto& bytes : encoded) views.push_back(bytes);
   auto result = sandbox->Call(*module.compiled, views, options_.limits);
   if (!result.ok()) {

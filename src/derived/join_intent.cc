@@ -19,9 +19,10 @@ void PutU32(std::string* out, uint32_t v) {
 void PutU64(std::string* out, uint64_t v) {
   for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
-uint64_t GetLe(std::string_view bytes, size_t at, int width) {
+template <int kWidth>
+uint64_t GetLe(std::string_view bytes, size_t at) {
   uint64_t v = 0;
-  for (int i = 0; i < width; ++i) {
+  for (int i = 0; i < kWidth; ++i) {
     v |= uint64_t{static_cast<uint8_t>(bytes[at + static_cast<size_t>(i)])} << (8 * i);
   }
   return v;
@@ -50,16 +51,16 @@ std::optional<JoinIntent> LastJoinIntent(std::string_view log) {
   std::optional<JoinIntent> last;
   size_t at = 0;
   while (log.size() - at >= 8) {
-    const uint64_t length = GetLe(log, at, 4);
-    const uint32_t crc = static_cast<uint32_t>(GetLe(log, at + 4, 4));
+    const uint64_t length = GetLe<4>(log, at);
+    const uint32_t crc = static_cast<uint32_t>(GetLe<4>(log, at + 4));
     if (length < 4 || length > log.size() - at - 8) break;
     const std::string_view payload = log.substr(at + 8, length);
     if (Crc(payload) != crc) break;
-    const uint64_t n = GetLe(payload, 0, 4);
+    const uint64_t n = GetLe<4>(payload, 0);
     if (length != 4 + 16 * n) break;
     JoinIntent intent;
-    for (size_t i = 0; i < n; ++i) intent.from.emplace_back(GetLe(payload, 4 + 8 * i, 8));
-    for (size_t i = 0; i < n; ++i) intent.to.emplace_back(GetLe(payload, 4 + 8 * (n + i), 8));
+    for (size_t i = 0; i < n; ++i) intent.from.emplace_back(GetLe<8>(payload, 4 + 8 * i));
+    for (size_t i = 0; i < n; ++i) intent.to.emplace_back(GetLe<8>(payload, 4 + 8 * (n + i)));
     last = std::move(intent);
     at += 8 + length;
   }

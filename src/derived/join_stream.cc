@@ -236,6 +236,7 @@ Result<bool> JoinStream::StepOnce(bool* worked) {
   }
   if (out_rows > 0) {
     std::vector<arrow::Array> columns;
+    columns.reserve(builders.size());
     for (auto& builder : builders) columns.push_back(builder.Finish());
     HIGGINS_ASSIGN_OR_RETURN(
         arrow::RecordBatch joined,

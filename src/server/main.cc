@@ -8,6 +8,7 @@
 #include <asio.hpp>
 #include <chrono>
 #include <csignal>
+#include <exception>
 #include <cstdio>
 #include <thread>
 #include <vector>
@@ -129,9 +130,8 @@ int Run(const Flags& flags) {
   return 0;
 }
 
-}  // namespace
 
-int main(int argc, char** argv) {
+int RunBroker(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   // Segments, index files, subscription logs and connections are all open files: take the
   // whole of the hard limit rather than the usual soft 1024.
@@ -208,6 +208,19 @@ int main(int argc, char** argv) {
     return Run(flags);
   } catch (const std::exception& e) {
     spdlog::critical("fatal: {}", e.what());
+    return 1;
+  }
+}
+
+}  // namespace
+
+// An exception escaping the broker (a library's std::bad_alloc, say) ends it with a message and
+// exit status 1 rather than std::terminate's abort.
+int main(int argc, char** argv) {
+  try {
+    return RunBroker(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "higgins: stopped by an unexpected error: %s\n", e.what());
     return 1;
   }
 }

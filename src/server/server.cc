@@ -76,12 +76,14 @@ void Server::Remove(Session* session) {
 
 void Server::Stop(std::function<void()> done) {
   std::vector<std::shared_ptr<Session>> sessions;
+  std::function<void()> run_now;  // `done`, when no session is left to wait for
   {
     std::lock_guard lock(mu_);
     stopping_ = true;
     sessions.assign(sessions_.begin(), sessions_.end());
     if (sessions.empty()) {
       on_stopped_ = nullptr;
+      run_now = std::move(done);
     } else {
       on_stopped_ = std::move(done);
     }
@@ -91,7 +93,7 @@ void Server::Stop(std::function<void()> done) {
     acceptor_.close(ec);
   });
   for (auto& s : sessions) s->StopReading();
-  if (sessions.empty() && done) done();
+  if (run_now) run_now();
 }
 
 size_t Server::connection_count() const {

@@ -16,7 +16,7 @@ Session::Session(Server* server, asio::ip::tcp::socket socket)
   connection_.id = server->next_connection_id_++;
 }
 
-void Session::Push(higgins::wire::Message message) {
+void Session::Push(const higgins::wire::Message& message) {
   auto frame = protocol::SerializeFrame(message, server_->options_.max_frame_bytes);
   if (!frame.ok()) return;  // the manager bounds pushes well below the frame limit
   pending_reply_bytes_ += frame->size();
@@ -97,7 +97,7 @@ uint64_t Session::ReserveSlot() {
   return first_slot_ + slots_.size() - 1;
 }
 
-void Session::Dispatch(std::string body) {
+void Session::Dispatch(const std::string& body) {
   const uint64_t slot = ReserveSlot();
   auto request = protocol::ParseMessage(body);
   if (!request.ok()) {
@@ -129,7 +129,7 @@ void Session::Execute(uint64_t slot, const higgins::wire::Message& request) {
   if (produce) ++produces_in_flight_;
   server_->handler_->Handle(
       request,
-      [self = shared_from_this(), slot, produce](higgins::wire::Message reply) {
+      [self = shared_from_this(), slot, produce](const higgins::wire::Message& reply) {
         std::string frame = self->Frame(reply);
         // Counted here, not when the strand stores it: the next request may run before that.
         self->pending_reply_bytes_ += frame.size();
@@ -239,7 +239,7 @@ void Session::MaybeClose() {
 
 asio::awaitable<void> Session::ReadLoop() {
   auto self = shared_from_this();
-  std::vector<uint8_t> buffer(64 * 1024);
+  std::vector<uint8_t> buffer(size_t{64} * 1024);
   const size_t max_in_flight = server_->options_.max_in_flight_per_connection;
   while (!reading_done_) {
     if (slots_.size() >= max_in_flight || ReplyBacklogFull()) {

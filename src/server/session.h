@@ -36,7 +36,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void RejectAndClose(const std::string& message);
   /// Sends an unsolicited message (a subscription push) after the replies ready to go; dropped
   /// once the session is closed. Thread-safe.
-  void Push(higgins::wire::Message message);
+  void Push(const higgins::wire::Message& message);
 
  private:
   asio::awaitable<void> ReadLoop();
@@ -45,7 +45,7 @@ class Session : public std::enable_shared_from_this<Session> {
   /// Stores a reply (called on the strand) and writes whatever is now in order. `counted`: the
   /// frame's bytes are already in pending_reply_bytes_.
   void Complete(uint64_t slot, std::string frame, bool counted = false);
-  void Dispatch(std::string body);
+  void Dispatch(const std::string& body);
   /// Runs a request now, or queues it behind unfinished produces (see class comment).
   void Enqueue(uint64_t slot, higgins::wire::Message request);
   void Execute(uint64_t slot, const higgins::wire::Message& request);

@@ -209,7 +209,7 @@ Message SubscriptionRequests::Take(const Message& request, const Connection* con
   return r;
 }
 
-void SubscriptionRequests::Acknowledge(const Message& request, Reply reply) {
+void SubscriptionRequests::Acknowledge(const Message& request, const Reply& reply) {
   const auto& body = request.acknowledgerequest();
   Message r = ReplyTo(request, Message::ACKNOWLEDGERESPONSE);
   auto* response = r.mutable_acknowledgeresponse();
@@ -259,7 +259,8 @@ void SubscriptionRequests::Acknowledge(const Message& request, Reply reply) {
   }
   broker_->Acknowledge(*id, body.stream(), std::move(ranges),
                        [r = std::move(r), reply, fail](
-                           Status s, std::vector<subscription::OffsetRange> failed) mutable {
+                           const Status& s,
+                           const std::vector<subscription::OffsetRange>& failed) mutable {
                          if (!s.ok()) return reply(fail(std::move(r), s, failed));
                          reply(std::move(r));
                        });

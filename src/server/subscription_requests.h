@@ -36,7 +36,7 @@ class SubscriptionRequests {
   /// `connection` null (a request from no connection) is refused: pushes need one.
   higgins::wire::Message Take(const higgins::wire::Message& request, const Connection* connection);
   /// Replies once the acknowledgement is durable (possibly on the manager's sync thread).
-  void Acknowledge(const higgins::wire::Message& request, Reply reply);
+  void Acknowledge(const higgins::wire::Message& request, const Reply& reply);
   higgins::wire::Message Get(const higgins::wire::Message& request);
   higgins::wire::Message Delete(const higgins::wire::Message& request);
 

@@ -25,6 +25,8 @@ void SetError(Body* body, const Status& status) {
 }
 
 template <typename Rows, typename Window>
+// (stream, partition key), the broker's order everywhere; `data` is the encoded record.
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters)
 void FillRecord(higgins::wire::Record* record, std::string data, std::string_view stream,
                 std::string_view key, uint64_t offset, const Rows& rows, const Window* window) {
   record->set_data(std::move(data));
