@@ -42,8 +42,8 @@ struct QueryRequest {
   std::string stream;
   std::string key;  // the partition key, raw (no wire padding)
   Kind kind = Kind::kLatest;
-  uint64_t offset = 0;
-  uint64_t end = UINT64_MAX;
+  Offset offset{0};
+  Offset end{UINT64_MAX};
   int64_t timestamp_ms = 0;  // ms since the Unix epoch, >= 0
 };
 

@@ -75,8 +75,8 @@ class BrokerApiTest : public ::testing::Test {
     request.stream = std::string(stream);
     request.key = std::string(key);
     request.kind = kind;
-    request.offset = offset;
-    request.end = end;
+    request.offset = Offset(offset);
+    request.end = Offset(end);
     return api().Query(request);
   }
   static std::vector<int32_t> Data(const QueryAnswer& answer) {

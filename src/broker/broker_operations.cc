@@ -11,14 +11,15 @@ using Kind = QueryRequest::Kind;
 Result<stream::QueryRows> QueryStream(const stream::StreamLog& log, const QueryRequest& request,
                                       uint64_t range_limit) {
   switch (request.kind) {
-    case Kind::kOffset: return log.At(request.key, request.offset);
+    case Kind::kOffset: return log.At(request.key, request.offset.value());
     case Kind::kLatest: return log.Latest(request.key);
     case Kind::kTimestamp:
       if (request.timestamp_ms < 0) {
         return Status::InvalidArgument("a timestamp query needs a timestamp of 0 or more");
       }
       return log.FirstAtOrAfter(request.key, request.timestamp_ms);
-    case Kind::kRange: return log.Range(request.key, request.offset, request.end, range_limit);
+    case Kind::kRange: return log.Range(request.key, request.offset.value(), request.end.value(),
+                                     range_limit);
   }
   return Status::InvalidArgument("unknown query kind");
 }
@@ -43,7 +44,7 @@ Result<QueryAnswer> Broker::QueryLog(const std::shared_ptr<stream::StreamLog>& l
   }
   std::optional<uint64_t> number;
   switch (request.kind) {
-    case Kind::kOffset: number = request.offset; break;
+    case Kind::kOffset: number = request.offset.value(); break;  // the window number
     case Kind::kLatest: break;
     default: return Status::InvalidArgument("window streams answer OFFSET and LATEST queries");
   }

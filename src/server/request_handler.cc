@@ -193,7 +193,7 @@ Result<broker::QueryRequest> ToQuery(const higgins::wire::Index& index, std::str
     case higgins::wire::Index::OFFSET:
       if (!index.has_index()) return Status::InvalidArgument("an OFFSET index needs `index`");
       query.kind = broker::QueryRequest::Kind::kOffset;
-      query.offset = index.index();
+      query.offset = Offset(index.index());
       return query;
     case higgins::wire::Index::LATEST:
       query.kind = broker::QueryRequest::Kind::kLatest;
@@ -213,8 +213,8 @@ Result<broker::QueryRequest> ToQuery(const higgins::wire::Index& index, std::str
         return Status::InvalidArgument("a RANGE index needs `index` (its first offset)");
       }
       query.kind = broker::QueryRequest::Kind::kRange;
-      query.offset = index.index();
-      query.end = index.has_end() ? index.end() : UINT64_MAX;
+      query.offset = Offset(index.index());
+      query.end = Offset(index.has_end() ? index.end() : UINT64_MAX);
       return query;
     default: return Status::InvalidArgument("unknown index type " + std::to_string(index.type()));
   }
@@ -239,7 +239,7 @@ void RequestHandler::Produce(const Message& request, Reply reply) {
     response->set_timestamp(static_cast<uint64_t>(result->timestamp_ms));
     if (!wait) return reply(std::move(r));
     broker_->WaitForDerived(
-        stream, *result, timeout, [reply = std::move(reply), r = std::move(r)](Status s) mutable {
+        stream, *result, timeout, [reply = std::move(reply), r = std::move(r)](const Status& s) mutable {
           if (!s.ok()) {
             SetError(r.mutable_produceresponse(),
                      Status(s.code(),
@@ -258,7 +258,7 @@ void RequestHandler::WaitThenGetIndex(const Message& request, Reply reply) {
   const auto& body = request.getindexrequest();
   if (body.indexes_size() == 0) return reply(GetIndex(request));
   auto all = AllOf(static_cast<size_t>(body.indexes_size()),
-                   [this, request, reply = std::move(reply)](Status s) {
+                   [this, request, reply = std::move(reply)](const Status& s) {
                      if (!s.ok()) {
                        Message r = ReplyTo(request, Message::GETINDEXRESPONSE);
                        SetError(r.mutable_getindexresponse(), s);

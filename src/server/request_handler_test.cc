@@ -171,8 +171,8 @@ TEST_F(RequestHandlerTest, WireIndexesBecomeTypedQueriesWithUnpaddedKeys) {
   EXPECT_EQ(broker_.queries[0].stream, "amount");
   EXPECT_EQ(broker_.queries[0].key, "k");  // the 32-byte padded form is undone
   EXPECT_EQ(broker_.queries[0].kind, broker::QueryRequest::Kind::kRange);
-  EXPECT_EQ(broker_.queries[0].offset, 9u);
-  EXPECT_EQ(broker_.queries[0].end, 20u);
+  EXPECT_EQ(broker_.queries[0].offset, Offset(9));
+  EXPECT_EQ(broker_.queries[0].end, Offset(20));
   EXPECT_EQ(broker_.queries[1].kind, broker::QueryRequest::Kind::kLatest);
   EXPECT_EQ(broker_.queries[2].kind, broker::QueryRequest::Kind::kTimestamp);
   EXPECT_EQ(broker_.queries[2].timestamp_ms, 5000);
