@@ -44,6 +44,7 @@ int64_t Array::IntegerValue(int64_t i) const {
   }
 }
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): Arrow's Slice(offset, length)
 Array Array::Slice(int64_t offset, int64_t length) const {
   auto d = std::make_shared<ArrayData>(*data_);
   d->offset = data_->offset + offset;

@@ -9,6 +9,7 @@ ArrayBuilder::ArrayBuilder(DataType type) : type_(std::move(type)), layout_(type
   if (type_.layout() == Layout::kLargeVarBinary) values_.AppendValue<int64_t>(0);
 }
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (rows, bytes) of the public API
 void ArrayBuilder::Reserve(int64_t n, int64_t data_bytes) {
   validity_.Reserve(static_cast<size_t>(bit_util::BytesForBits(length_ + n)) - validity_.size());
   switch (type_.layout()) {

@@ -114,6 +114,7 @@ std::string Int128ToString(__int128 value) {
   return out;
 }
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (unscaled, scale) as Arrow's
 std::string FormatDecimal(__int128 unscaled, int scale) {
   std::string digits = Int128ToString(unscaled);
   const bool negative = digits[0] == '-';

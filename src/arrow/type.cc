@@ -25,6 +25,7 @@ DataType DataType::FixedSizeBinary(int32_t byte_width) {
   return t;
 }
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): Arrow's decimal128(p, s)
 DataType DataType::Decimal128(int32_t precision, int32_t scale) {
   DataType t(TypeId::kDecimal128);
   t.precision_ = precision;
@@ -213,6 +214,7 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (tag, why) of a message
 Status BadTag(std::string_view tag, std::string_view why = {}) {
   std::string m = "unknown type tag '" + std::string(tag) + "'";
   if (!why.empty()) m += " (" + std::string(why) + ")";

@@ -15,6 +15,7 @@ int64_t CountSetBits(const uint8_t* bits, int64_t offset, int64_t length) {
   return count;
 }
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (offset, length) in bits, as Arrow
 void CopyBitmap(const uint8_t* src, int64_t src_offset, int64_t length, uint8_t* dst) {
   const int64_t nbytes = BytesForBits(length);
   if ((src_offset & 7) == 0) {

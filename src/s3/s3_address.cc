@@ -40,45 +40,45 @@ Status BadEndpoint(std::string_view endpoint, std::string_view why) {
                                  "': " + std::string(why));
 }
 
-/// Checks "host[:port]" (IPv6 in brackets).
-Status CheckAuthority(std::string_view endpoint, std::string_view authority) {
+/// What is wrong with "host[:port]" (IPv6 in brackets), for BadEndpoint; empty when nothing is.
+std::string_view AuthorityProblem(std::string_view authority) {
   std::string_view host = authority;
   std::string_view port;
   if (!authority.empty() && authority.front() == '[') {
     const size_t close = authority.find(']');
     if (close == std::string_view::npos || close == 1) {
-      return BadEndpoint(endpoint, "an IPv6 host needs [address]");
+      return "an IPv6 host needs [address]";
     }
     if (!std::all_of(authority.begin() + 1, authority.begin() + close, IsIpv6Char)) {
-      return BadEndpoint(endpoint, "the IPv6 address has characters other than hex digits and ':'");
+      return "the IPv6 address has characters other than hex digits and ':'";
     }
     host = authority.substr(0, close + 1);
     std::string_view rest = authority.substr(close + 1);
     if (!rest.empty()) {
-      if (rest.front() != ':') return BadEndpoint(endpoint, "unexpected text after the host");
+      if (rest.front() != ':') return "unexpected text after the host";
       port = rest.substr(1);
-      if (port.empty()) return BadEndpoint(endpoint, "empty port");
+      if (port.empty()) return "empty port";
     }
   } else {
     const size_t colon = authority.find(':');
     if (colon != std::string_view::npos) {
       host = authority.substr(0, colon);
       port = authority.substr(colon + 1);
-      if (port.empty()) return BadEndpoint(endpoint, "empty port");
+      if (port.empty()) return "empty port";
     }
-    if (host.empty()) return BadEndpoint(endpoint, "no host");
+    if (host.empty()) return "no host";
     if (!std::all_of(host.begin(), host.end(), IsHostChar)) {
-      return BadEndpoint(endpoint, "the host has characters other than letters, digits, '-', '.'");
+      return "the host has characters other than letters, digits, '-', '.'";
     }
   }
   if (!port.empty()) {
     unsigned value = 0;
     auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
     if (ec != std::errc() || end != port.data() + port.size() || value == 0 || value > 65535) {
-      return BadEndpoint(endpoint, "the port is not a number from 1 to 65535");
+      return "the port is not a number from 1 to 65535";
     }
   }
-  return Status::OK();
+  return {};
 }
 
 }  // namespace
@@ -126,6 +126,7 @@ Status CheckRegion(std::string_view region) {
   return Status::OK();
 }
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): a swap fails validation
 Result<Endpoint> ParseEndpoint(std::string_view endpoint, std::string_view region) {
   if (endpoint.empty()) {
     HIGGINS_RETURN_IF_ERROR(CheckRegion(region));
@@ -145,7 +146,9 @@ Result<Endpoint> ParseEndpoint(std::string_view endpoint, std::string_view regio
   if (rest.find_first_of("/?#@") != std::string_view::npos) {
     return BadEndpoint(endpoint, "only scheme://host[:port] is supported (no path, query or user)");
   }
-  HIGGINS_RETURN_IF_ERROR(CheckAuthority(endpoint, rest));
+  if (const std::string_view why = AuthorityProblem(rest); !why.empty()) {
+    return BadEndpoint(endpoint, why);
+  }
   parsed.authority = std::string(rest);
   return parsed;
 }

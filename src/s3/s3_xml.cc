@@ -19,6 +19,7 @@ struct Element {
 
 /// The first element named `name` starting at or after `from`. Corruption when its start tag or
 /// its end tag is unterminated.
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (haystack, needle, pos) as find
 Result<Element> FindElement(std::string_view xml, std::string_view name, size_t from) {
   const std::string open = "<" + std::string(name);
   const std::string close = "</" + std::string(name);
@@ -102,8 +103,10 @@ Status DecodeEntity(std::string_view entity, std::string* out) {
     out->push_back('\'');
     return Status::OK();
   }
-  const Status bad = Status::Corruption("xml: bad entity &" + std::string(entity) + ";");
-  if (entity.size() < 2 || entity[0] != '#') return bad;
+  const auto bad = [entity] {
+    return Status::Corruption("xml: bad entity &" + std::string(entity) + ";");
+  };
+  if (entity.size() < 2 || entity[0] != '#') return bad();
   int base = 10;
   std::string_view digits = entity.substr(1);
   if (digits[0] == 'x' || digits[0] == 'X') {
@@ -112,16 +115,17 @@ Status DecodeEntity(std::string_view entity, std::string* out) {
   }
   uint32_t cp = 0;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), cp, base);
-  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) return bad;
-  if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return bad;
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) return bad();
+  if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return bad();
   AppendUtf8(cp, out);
   return Status::OK();
 }
 
-Result<bool> ParseBool(std::string_view text, std::string_view what) {
+/// The text of an <IsTruncated> element (the only boolean the listings have).
+Result<bool> ParseIsTruncated(std::string_view text) {
   if (text == "true") return true;
   if (text == "false") return false;
-  return Status::Corruption("xml: <" + std::string(what) + "> is neither true nor false");
+  return Status::Corruption("xml: <IsTruncated> is neither true nor false");
 }
 
 Result<uint64_t> ParseSize(std::string_view text) {
@@ -191,7 +195,7 @@ Result<ListPage> ParseListObjectsV2(std::string_view xml) {
   // before or after the Contents depending on the server.
   HIGGINS_ASSIGN_OR_RETURN(std::string truncated, ChildText(root.inner, "IsTruncated", false));
   if (!truncated.empty()) {
-    HIGGINS_ASSIGN_OR_RETURN(page.truncated, ParseBool(truncated, "IsTruncated"));
+    HIGGINS_ASSIGN_OR_RETURN(page.truncated, ParseIsTruncated(truncated));
   }
   HIGGINS_ASSIGN_OR_RETURN(page.next_token, ChildText(root.inner, "NextContinuationToken", false));
   if (page.truncated && page.next_token.empty()) {
@@ -221,7 +225,7 @@ Result<UploadsPage> ParseListMultipartUploads(std::string_view xml) {
   // The markers and IsTruncated are children of the root, which no <Upload> repeats.
   HIGGINS_ASSIGN_OR_RETURN(std::string truncated, ChildText(root.inner, "IsTruncated", false));
   if (!truncated.empty()) {
-    HIGGINS_ASSIGN_OR_RETURN(page.truncated, ParseBool(truncated, "IsTruncated"));
+    HIGGINS_ASSIGN_OR_RETURN(page.truncated, ParseIsTruncated(truncated));
   }
   HIGGINS_ASSIGN_OR_RETURN(page.next_key_marker, ChildText(root.inner, "NextKeyMarker", false));
   HIGGINS_ASSIGN_OR_RETURN(page.next_upload_id_marker,

@@ -26,6 +26,7 @@ alignas(16) constexpr uint64_t kK3K4[2] = {0x01751997d0, 0x00ccaa009e};
 alignas(16) constexpr uint64_t kK5K0[2] = {0x0163cd6124, 0x0000000000};
 alignas(16) constexpr uint64_t kPoly[2] = {0x01db710641, 0x01f7011641};
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): the fold step (acc, k, next)
 __attribute__((target("pclmul,sse4.1"))) __m128i Fold(__m128i acc, __m128i k, __m128i next) {
   const __m128i low = _mm_clmulepi64_si128(acc, k, 0x00);
   const __m128i high = _mm_clmulepi64_si128(acc, k, 0x11);

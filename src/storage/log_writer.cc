@@ -30,7 +30,7 @@ Status LogWriter::Append(std::initializer_list<ByteSpan> pieces) {
     iov[static_cast<size_t>(count++)] = ToIovec(piece);
     total += piece.size();
   }
-  return Write(iov.data(), count, total);
+  return Write({iov.data(), static_cast<size_t>(count)}, total);
 }
 
 Status LogWriter::AppendFrame(FrameType type, std::initializer_list<ByteSpan> payload) {
@@ -46,25 +46,26 @@ Status LogWriter::AppendFrame(FrameType type, std::initializer_list<ByteSpan> pa
     iov[static_cast<size_t>(count++)] = ToIovec(piece);
     total += piece.size();
   }
-  return Write(iov.data(), count, total);
+  return Write({iov.data(), static_cast<size_t>(count)}, total);
 }
 
-Status LogWriter::Write(const iovec* iov, int count, size_t total) {
+Status LogWriter::Write(std::span<const iovec> pieces, size_t total) {
   HIGGINS_RETURN_IF_ERROR(broken_);
   if (total == 0) return Status::OK();
   ssize_t written;
   do {
-    written = ::pwritev(fd_, iov, count, static_cast<off_t>(end_));
+    written =
+        ::pwritev(fd_, pieces.data(), static_cast<int>(pieces.size()), static_cast<off_t>(end_));
   } while (written < 0 && errno == EINTR);
   if (written >= 0 && static_cast<size_t>(written) == total) {
     end_ += total;
     return Status::OK();
   }
-  const Status failure =
-      written < 0 ? ErrnoError("write", path_, errno)
-                  : Status::IOError("write " + path_ + ": short write of " +
-                                    std::to_string(written) + " of " + std::to_string(total) +
-                                    " bytes (file size limit or disk full)");
+  Status failure = written < 0
+                       ? ErrnoError("write", path_, errno)
+                       : Status::IOError("write " + path_ + ": short write of " +
+                                         std::to_string(written) + " of " + std::to_string(total) +
+                                         " bytes (file size limit or disk full)");
   if (::ftruncate(fd_, static_cast<off_t>(end_)) != 0) {
     broken_ =
         ErrnoError("cutting back a failed write of", path_, errno).WithContext(failure.message());

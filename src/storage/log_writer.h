@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 
 #include "higgins/result.h"
@@ -41,7 +42,8 @@ class LogWriter {
   const std::string& path() const { return path_; }
 
  private:
-  Status Write(const iovec* iov, int count, size_t total);
+  /// One pwritev of `pieces`, `total` bytes in all, at end_.
+  Status Write(std::span<const iovec> pieces, size_t total);
 
   int fd_;
   std::string path_;

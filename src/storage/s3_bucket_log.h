@@ -73,7 +73,7 @@ class S3BucketCore {
   /// opens the local log from where the objects end. Errors: IOError (store unreachable),
   /// Corruption (objects not contiguous, a footer that disagrees, a local segment overlapping
   /// the objects without matching one, fewer rows than `durable_sequence`).
-  static Result<std::shared_ptr<S3BucketCore>> Open(std::shared_ptr<S3Shared> shared,
+  static Result<std::shared_ptr<S3BucketCore>> Open(const std::shared_ptr<S3Shared>& shared,
                                                     std::string local_directory, StreamId stream_id,
                                                     BucketId bucket, arrow::SchemaPtr schema,
                                                     Sequence durable_sequence);

@@ -30,7 +30,7 @@ Result<SegmentObjectInfo> ReadSegmentObjectFooter(s3::ObjectStore& store,
   return DecodeSegmentObjectFooter(footer.span(), schema, stream_id, bucket, base, object.size);
 }
 
-Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(std::shared_ptr<S3Shared> shared,
+Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(const std::shared_ptr<S3Shared>& shared,
                                                          std::string local_directory,
                                                          StreamId stream_id, BucketId bucket,
                                                          arrow::SchemaPtr schema,
@@ -90,11 +90,14 @@ Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(std::shared_ptr<S3Share
   for (const std::string& name : names) {
     auto base = ParseSegmentFileName(name);
     if (!base || *base >= remote_end) continue;
-    const std::string path = local_directory + "/" + name;
+    std::string path = local_directory;
+    path.append("/").append(name);
     if (remote_bases.count(*base) == 0) {
-      return Status::Corruption(where + ": local segment " + path + " starts at sequence " +
-                                ToString(*base) +
-                                ", inside the uploaded objects but at none of their starts");
+      std::string message = where;
+      message.append(": local segment ").append(path).append(" starts at sequence ");
+      message.append(ToString(*base))
+          .append(", inside the uploaded objects but at none of their starts");
+      return Status::Corruption(std::move(message));
     }
     spdlog::info("storage '{}': removing {}, already uploaded", shared->options.name, path);
     if (::unlink(path.c_str()) != 0) return ErrnoError("remove", path, errno);
@@ -102,11 +105,12 @@ Result<std::shared_ptr<S3BucketCore>> S3BucketCore::Open(std::shared_ptr<S3Share
   }
   if (removed) HIGGINS_RETURN_IF_ERROR(SyncDirectory(local_directory));
   // 3. The local log, from where the objects end.
-  HIGGINS_ASSIGN_OR_RETURN(core->wal_,
-                           FileBucketLog::Open(local_directory, stream_id, bucket, schema,
-                                               {.segment_bytes = shared->options.segment_bytes,
-                                                .durable_sequence = durable_sequence,
-                                                .first_sequence = remote_end}));
+  HIGGINS_ASSIGN_OR_RETURN(
+      core->wal_,
+      FileBucketLog::Open(std::move(local_directory), stream_id, bucket, std::move(schema),
+                          {.segment_bytes = shared->options.segment_bytes,
+                           .durable_sequence = durable_sequence,
+                           .first_sequence = remote_end}));
   const auto now = std::chrono::steady_clock::now();
   uint64_t pending = 0;
   uint64_t newest_end = 0;  // where the last local entry ends in its segment file

@@ -20,7 +20,7 @@ class CompiledModule {
   const ModuleInfo& info() const { return info_; }
 
  protected:
-  explicit CompiledModule(ModuleInfo info) : info_(std::move(info)) {}
+  explicit CompiledModule(ModuleInfo info) : info_(info) {}
 
  private:
   ModuleInfo info_;

@@ -11,7 +11,7 @@ namespace higgins::udf {
 inline constexpr size_t kLengthPrefixBytes = 8;
 
 /// Bytes in one page of WebAssembly linear memory.
-inline constexpr uint64_t kWasmPageBytes = 64 * 1024;
+inline constexpr uint64_t kWasmPageBytes = uint64_t{64} * 1024;
 
 inline uint64_t LoadLengthPrefix(const uint8_t* p) {
   uint64_t v = 0;

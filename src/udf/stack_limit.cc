@@ -8,7 +8,7 @@
 namespace higgins::udf {
 namespace {
 
-constexpr size_t kMinGuestStackBytes = 64 * 1024;
+constexpr size_t kMinGuestStackBytes = size_t{64} * 1024;
 
 // Lowest address of the calling thread's stack (0 if unknown). Cached per thread: for the main
 // thread pthread_getattr_np reads /proc/self/maps.

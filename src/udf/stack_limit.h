@@ -10,10 +10,10 @@ namespace higgins::udf {
 /// Stack that JS and wasm frames may use below the point where the host enters V8 (V8's own
 /// default, --stack-size, is 984 KiB). Deep recursion in a module stops with "RangeError:
 /// Maximum call stack size exceeded" when it is used up.
-inline constexpr size_t kGuestStackBytes = 512 * 1024;
+inline constexpr size_t kGuestStackBytes = size_t{512} * 1024;
 /// Stack always left free at the far end of the thread's stack, below V8's limit: the C++ of V8's
 /// runtime (stack-overflow handling, error objects, GC) runs there after a guest hits the limit.
-inline constexpr size_t kHostStackReserveBytes = 128 * 1024;
+inline constexpr size_t kHostStackReserveBytes = size_t{128} * 1024;
 
 /// The stack limit to give V8 (Isolate::SetStackLimit) for code entered from the caller's
 /// current depth: kGuestStackBytes below the caller's frame, but never closer than

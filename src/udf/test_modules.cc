@@ -19,6 +19,7 @@ std::string TestModule(std::string_view name) {
   return bytes.str();
 }
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): a test helper, as SampleBatch(3, 10)
 arrow::RecordBatch SampleBatch(int rows, int32_t first_value) {
   arrow::ArrayBuilder ids(arrow::DataType::Utf8());
   arrow::ArrayBuilder data(arrow::DataType::Int32());

@@ -16,7 +16,7 @@ class V8CompiledModule final : public CompiledModule,
                                public std::enable_shared_from_this<V8CompiledModule> {
  public:
   V8CompiledModule(ModuleInfo info, v8::CompiledWasmModule compiled)
-      : CompiledModule(std::move(info)), compiled_(std::move(compiled)) {}
+      : CompiledModule(info), compiled_(std::move(compiled)) {}
 
   const v8::CompiledWasmModule& compiled() const { return compiled_; }
 

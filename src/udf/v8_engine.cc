@@ -104,7 +104,7 @@ class V8Engine final : public Engine {
     HIGGINS_ASSIGN_OR_RETURN(ModuleInfo info, CheckModule(bytes, Limits()));
     HIGGINS_ASSIGN_OR_RETURN(v8::CompiledWasmModule compiled, compile_isolate_.Compile(bytes));
     return std::shared_ptr<const CompiledModule>(
-        std::make_shared<V8CompiledModule>(std::move(info), std::move(compiled)));
+        std::make_shared<V8CompiledModule>(info, std::move(compiled)));
   }
 
   Result<std::unique_ptr<Sandbox>> NewSandbox() override {

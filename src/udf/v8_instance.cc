@@ -122,8 +122,7 @@ Result<std::unique_ptr<V8Instance>> V8Instance::Create(v8::Isolate* isolate,
 }
 
 Result<std::string> V8Instance::Run(std::span<const std::string_view> inputs,
-                                    const CallLimits& limits, size_t max_memory_bytes,
-                                    size_t max_result_bytes) {
+                                    const CallLimits& limits, const Caps& caps) {
   if (!reset_.IsEmpty()) {
     HIGGINS_RETURN_IF_ERROR(
         Invoke(reset_, "_reset", {}, TrapPrefix("_reset"), RunTimeout(limits)).status());
@@ -133,12 +132,12 @@ Result<std::string> V8Instance::Run(std::span<const std::string_view> inputs,
     return Status::Internal("'run' takes at most " + std::to_string(pointers.size()) + " inputs");
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
-    HIGGINS_ASSIGN_OR_RETURN(pointers[i], Stage(inputs[i], limits, max_memory_bytes));
+    HIGGINS_ASSIGN_OR_RETURN(pointers[i], Stage(inputs[i], limits, caps.max_memory_bytes));
   }
   HIGGINS_ASSIGN_OR_RETURN(const int32_t result,
                            Invoke(run_, "run", std::span(pointers).first(inputs.size()),
                                   TrapPrefix("run"), RunTimeout(limits)));
-  return ReadResult(result, max_result_bytes);
+  return ReadResult(result, caps);
 }
 
 Result<int32_t> V8Instance::Invoke(const v8::Global<v8::Function>& fn, std::string_view name,
@@ -197,7 +196,7 @@ Result<int32_t> V8Instance::Stage(std::string_view input, const CallLimits& limi
   return pointer;
 }
 
-Result<std::string> V8Instance::ReadResult(int32_t pointer, size_t max_result_bytes) {
+Result<std::string> V8Instance::ReadResult(int32_t pointer, const Caps& caps) {
   if (pointer == 0) {
     return Status::InvalidArgument("'run' returned 0 (no result: the module failed)");
   }
@@ -209,10 +208,10 @@ Result<std::string> V8Instance::ReadResult(int32_t pointer, size_t max_result_by
                                    std::to_string(memory.size) + " bytes");
   }
   const uint64_t length = LoadLengthPrefix(memory.base + at);
-  if (length > max_result_bytes) {
+  if (length > caps.max_result_bytes) {
     return Status::ResourceExhausted("the module's result of " + std::to_string(length) +
                                      " bytes is over the limit of " +
-                                     std::to_string(max_result_bytes) + " bytes");
+                                     std::to_string(caps.max_result_bytes) + " bytes");
   }
   const uint64_t data = at + kLengthPrefixBytes;
   if (length > memory.size - data) {

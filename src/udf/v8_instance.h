@@ -36,11 +36,19 @@ class V8Instance {
                                                     const V8CompiledModule& module,
                                                     const CallLimits& limits);
 
+  /// The engine's caps on every call, in bytes (from its options).
+  struct Caps {
+    /// The module's linear memory at most (to tell a module that cannot grow from one whose
+    /// `_malloc` is broken).
+    size_t max_memory_bytes = 0;
+    /// The result `run` may return at most: a longer one fails with ResourceExhausted.
+    size_t max_result_bytes = 0;
+  };
+
   /// `_reset` (if exported), then each input staged with `_malloc`, then `run`; returns the
-  /// result's bytes. `max_memory_bytes` is the engine's memory cap (to tell a module that
-  /// cannot grow from one whose `_malloc` is broken).
+  /// result's bytes.
   Result<std::string> Run(std::span<const std::string_view> inputs, const CallLimits& limits,
-                          size_t max_memory_bytes, size_t max_result_bytes);
+                          const Caps& caps);
 
   /// The text `get_errors` reports, sanitised and cut to kMaxGuestTextBytes; empty when the
   /// module does not export it or it returns 0. Errors (InvalidArgument, DeadlineExceeded) say
@@ -69,7 +77,7 @@ class V8Instance {
   /// Copies one input into memory (length prefix and bytes); returns its pointer.
   Result<int32_t> Stage(std::string_view input, const CallLimits& limits, size_t max_memory_bytes);
   /// The result at `pointer` (from `run`).
-  Result<std::string> ReadResult(int32_t pointer, size_t max_result_bytes);
+  Result<std::string> ReadResult(int32_t pointer, const Caps& caps);
   /// The linear memory as it is now: re-fetched after every call into the module, because a
   /// memory.grow replaces the ArrayBuffer.
   Memory CurrentMemory();

@@ -158,9 +158,10 @@ Result<std::string> V8Sandbox::CallArmed(Slot& slot, const V8CompiledModule& mod
                              V8Instance::Create(isolate_, context_.Get(isolate_),
                                                 instance_ctor_.Get(isolate_), module, limits));
   }
-  const size_t max_memory_bytes = size_t{options_.max_memory_pages} * kWasmPageBytes;
-  Result<std::string> result =
-      slot.instance->Run(inputs, limits, max_memory_bytes, options_.max_result_bytes);
+  const V8Instance::Caps caps{
+      .max_memory_bytes = size_t{options_.max_memory_pages} * kWasmPageBytes,
+      .max_result_bytes = options_.max_result_bytes};
+  Result<std::string> result = slot.instance->Run(inputs, limits, caps);
   if (result.ok() || result.status().code() == StatusCode::kDeadlineExceeded) return result;
   Result<std::string> reported = slot.instance->ReportedErrors(limits);
   if (!reported.ok()) {

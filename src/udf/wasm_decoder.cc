@@ -3,6 +3,7 @@
 #include "udf/wasm_decoder.h"
 
 #include <exception>
+#include <optional>
 
 #include "wabt/binary-reader.h"
 #include "wabt/cast.h"
@@ -58,16 +59,20 @@ std::vector<std::string> TypeNames(const interp::ValueTypes& types) {
   return out;
 }
 
-// An unsigned LEB128 of at most 32 bits at `pos`; false (pos unspecified) when malformed or cut.
-bool ReadU32(std::string_view bytes, size_t& pos, uint64_t& value) {
-  value = 0;
+// The unsigned LEB128 of at most 32 bits at `pos`, which moves past it; nullopt (pos
+// unspecified) when malformed or cut.
+std::optional<uint64_t> ReadU32(std::string_view bytes, size_t& pos) {
+  uint64_t value = 0;
   for (int shift = 0; shift < 35; shift += 7) {
-    if (pos >= bytes.size()) return false;
+    if (pos >= bytes.size()) return std::nullopt;
     const uint8_t byte = static_cast<uint8_t>(bytes[pos++]);
     value |= uint64_t{byte & 0x7fu} << shift;
-    if ((byte & 0x80u) == 0) return value <= UINT32_MAX;
+    if ((byte & 0x80u) == 0) {
+      if (value > UINT32_MAX) return std::nullopt;
+      return value;
+    }
   }
-  return false;
+  return std::nullopt;
 }
 
 // libwabt reserves as many data segments as a DataCount section declares, before checking
@@ -79,14 +84,14 @@ bool CheckDataCount(std::string_view bytes, std::string& error) {
   size_t pos = 8;  // magic and version
   while (pos < bytes.size()) {
     const uint8_t id = static_cast<uint8_t>(bytes[pos++]);
-    uint64_t size = 0;
-    if (!ReadU32(bytes, pos, size) || size > bytes.size() - pos) return true;
-    const size_t end = pos + size;
+    const std::optional<uint64_t> size = ReadU32(bytes, pos);
+    if (!size || *size > bytes.size() - pos) return true;
+    const size_t end = pos + *size;
     if (id == kDataCountSection) {
       const size_t at = pos;
-      uint64_t count = 0;
-      if (ReadU32(bytes, pos, count) && count > bytes.size()) {
-        error = "the DataCount section declares " + std::to_string(count) +
+      const std::optional<uint64_t> count = ReadU32(bytes, pos);
+      if (count && *count > bytes.size()) {
+        error = "the DataCount section declares " + std::to_string(*count) +
                 " data segments, more than the module's " + std::to_string(bytes.size()) +
                 " bytes can hold (at byte offset " + std::to_string(at) + ")";
         return false;

@@ -283,7 +283,7 @@ i = "int32"
         Measure m, Closed(join ? "join" : "plain-pair", o_.seconds,
                           [&](Client& c, uint64_t r, std::mt19937_64&) -> Result<uint64_t> {
                             std::string json;
-                            json.reserve(o_.batch * 100);
+                            json.reserve(size_t{o_.batch} * 100);
                             if (r % 2 == 0) {
                               CustomerRows(r / 2, &json);
                               return Rows(c.ProduceJson(customer, json));
@@ -362,7 +362,7 @@ i = "int32"
         Closed(window ? "window" : "plain-value", o_.seconds,
                [&](Client& c, uint64_t r, std::mt19937_64&) -> Result<uint64_t> {
                  std::string json;
-                 json.reserve(o_.batch * 100);
+                 json.reserve(size_t{o_.batch} * 100);
                  ValueRows(r, &json);
                  return Rows(c.ProduceJson(value, json));
                }));
@@ -384,14 +384,17 @@ i = "int32"
         }
         const arrow::RecordBatch& b = latest->batch;
         const int64_t n = b.num_rows();
+        const auto wrong = [&](std::string_view answered) {
+          std::string message(kWrong);
+          message.append("QueryLatest of '").append(key).append("' on ").append(stream);
+          return Status::Corruption(message.append(" answered ").append(answered));
+        };
         if (is_window ? (!latest->window || n < 1 || n > 5) : (latest->window || n != 1)) {
-          return Status::Corruption(std::string(kWrong) + "QueryLatest of '" + key + "' on " + stream + " answered " +
-                                  std::to_string(n) + " rows");
+          return wrong(std::to_string(n) + " rows");
         }
         for (int64_t i = 0; i < n; ++i) {
           if (b.column(0).IsNull(i) || b.column(0).BinaryValue(i) != key) {
-            return Status::Corruption(std::string(kWrong) + "QueryLatest of '" + key + "' on " + stream +
-                                    " answered another key");
+            return wrong("another key");
           }
         }
         return static_cast<uint64_t>(n);

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
+#include <exception>
 #include <string>
 
 #include "derived_lag.h"
@@ -97,11 +98,14 @@ Result<std::shared_ptr<const Catalog>> Prefill(const Target& target, const Flags
 }
 
 int Run(const Flags& f) {
-  auto shape = MakeShape(f.stream, f.keys, f.record_bytes, f.format == "arrow");
+  auto shape = MakeShape({.stream = f.stream,
+                          .keys = f.keys,
+                          .record_bytes = f.record_bytes,
+                          .arrow = f.format == "arrow"});
   std::unique_ptr<Target> target =
       f.target == "redis" ? MakeRedisTarget(shape) : MakeHigginsTarget(shape);
   {
-    auto control = Socket::Connect(f.host, f.port, f.timeout_ms);
+    auto control = Socket::Connect(f.host, f.port, std::chrono::milliseconds(f.timeout_ms));
     Status s = control.ok() ? target->Prepare(&*control, f.reset, f.setup) : control.status();
     if (!s.ok()) {
       std::fprintf(stderr, "higgins-bench: %s\n", s.ToString().c_str());
@@ -147,7 +151,9 @@ CLI::Option* Checked(CLI::App* app, const std::string& name, T& value, const std
 }  // namespace
 }  // namespace higgins::bench
 
-int main(int argc, char** argv) {
+namespace {
+
+int Main(int argc, char** argv) {
   using higgins::bench::Checked;
   std::signal(SIGPIPE, SIG_IGN);
   higgins::bench::Flags f;
@@ -374,4 +380,19 @@ int main(int argc, char** argv) {
     return higgins::bench::RunDerivedLag(lag);
   }
   return higgins::bench::Run(f);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // An exception nothing handled (a bug, or std::bad_alloc) fails the run with its reason
+  // rather than aborting through std::terminate.
+  try {
+    return Main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "higgins-bench: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "higgins-bench: unknown exception\n");
+  }
+  return 1;
 }

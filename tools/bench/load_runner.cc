@@ -26,7 +26,8 @@ class Worker {
 
   /// Connects; failures are kept and reported by Run.
   void Connect() {
-    auto socket = Socket::Connect(options_.host, options_.port, options_.read_timeout_ms);
+    auto socket = Socket::Connect(options_.host, options_.port,
+                                  std::chrono::milliseconds(options_.read_timeout_ms));
     if (socket.ok()) {
       socket_.emplace(*std::move(socket));
     } else {
@@ -39,7 +40,7 @@ class Worker {
     window_ = window;
     std::unique_ptr<Codec> codec = target_.NewCodec(options_.collect_positions);
     std::string out;
-    std::vector<char> in(256 * 1024);
+    std::vector<char> in(size_t{256} * 1024);
     std::vector<Outcome> outcomes;
     Batch batch;
     bool exhausted = false;
@@ -142,6 +143,7 @@ double LoadStats::LatencyMicros(double q) const {
 
 LoadStats RunLoad(const Target& target, const LoadOptions& options, const SourceFactory& sources) {
   std::vector<std::unique_ptr<Worker>> workers;
+  workers.reserve(static_cast<size_t>(options.connections));
   for (int c = 0; c < options.connections; ++c) {
     workers.push_back(std::make_unique<Worker>(target, options, sources(c)));
   }
@@ -149,6 +151,7 @@ LoadStats RunLoad(const Target& target, const LoadOptions& options, const Source
   std::latch go(1);
   Window window;
   std::vector<std::thread> threads;
+  threads.reserve(workers.size());
   for (auto& worker : workers) {
     threads.emplace_back([&, w = worker.get()] {
       w->Connect();

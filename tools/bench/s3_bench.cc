@@ -81,7 +81,7 @@ class S3Bench {
     HIGGINS_RETURN_IF_ERROR(s3rver_.Spawn({s3rver, "-d", s3rver_.root() + "/objects", "-p",
                                            std::to_string(s3rver_.port()), "--address", "127.0.0.1",
                                            "--configure-bucket", kBucket, "--silent"}));
-    if (!WaitForPort(s3rver_.port(), 30'000)) {
+    if (!WaitForPort(s3rver_.port(), std::chrono::seconds(30))) {
       return Status::IOError("s3rver did not start: " + s3rver_.Log());
     }
     const std::string endpoint = "http://127.0.0.1:" + std::to_string(s3rver_.port());
@@ -132,7 +132,8 @@ class S3Bench {
     return json;
   }
 
-  Result<Measure> Produce(const std::string& name, const std::string& stream) {
+  /// Produces to `stream` for o_.seconds from o_.concurrency clients (unnamed: Run names it).
+  Result<Measure> Produce(const std::string& stream) {
     std::vector<std::unique_ptr<Client>> clients;
     for (int i = 0; i < o_.concurrency; ++i) {
       HIGGINS_ASSIGN_OR_RETURN(auto c, Connect());
@@ -162,7 +163,6 @@ class S3Bench {
     }
     for (auto& t : workers) t.join();
     Measure out;
-    out.name = name;
     out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     for (auto& p : parts) {
       out.requests += p.requests;
@@ -200,7 +200,6 @@ class S3Bench {
 
   Result<Measure> Visibility() {
     Measure m;
-    m.name = "ack-to-object";
     std::mutex mu;
     std::vector<Clock::time_point> acked(o_.probes);
     std::vector<Clock::time_point> visible(o_.probes);
@@ -283,11 +282,10 @@ class S3Bench {
     return Status::IOError("the s3 stream's records were not all uploaded within 60 s");
   }
 
-  /// The same point queries (key, offset) of `stream`, one at a time.
-  Measure Reads(const std::string& name, const std::string& stream,
+  /// The same point queries (key, offset) of `stream`, one at a time (unnamed: Run names it).
+  Measure Reads(const std::string& stream,
                 const std::vector<std::pair<std::string, uint64_t>>& queries) {
     Measure m;
-    m.name = name;
     const auto start = Clock::now();
     for (const auto& [key, offset] : queries) {
       const auto t = Clock::now();
@@ -313,21 +311,22 @@ class S3Bench {
     }
     std::vector<Measure> all;
     bool failed = false;
-    auto add = [&](Result<Measure> m, const char* unit) {
+    auto add = [&](const char* name, Result<Measure> m, const char* unit) {
       if (!m.ok()) {
         std::fprintf(stderr, "higgins-bench s3: %s\n", m.status().ToString().c_str());
         failed = true;
         return;
       }
+      m->name = name;
       Print(o_, *m, unit);
       if (m->errors > 0) failed = true;
       all.push_back(*std::move(m));
     };
     for (int round = 0; round < 2; ++round) {
-      add(Produce("produce-file", "bench_file"), "records");
-      add(Produce("produce-s3", "bench_s3"), "records");
+      add("produce-file", Produce("bench_file"), "records");
+      add("produce-s3", Produce("bench_s3"), "records");
     }
-    add(Visibility(), "probes");
+    add("ack-to-object", Visibility(), "probes");
     if (Status s = WaitUploaded(); !s.ok()) {
       std::fprintf(stderr, "higgins-bench s3: %s\n", s.ToString().c_str());
       return 3;
@@ -343,9 +342,9 @@ class S3Bench {
     for (uint64_t i = 0; i < std::min<uint64_t>(o_.queries, per_key); ++i) {
       queries.emplace_back("k" + std::to_string(rng() % o_.keys), offsets[i]);
     }
-    add(Reads("read-s3-cold", "bench_s3", queries), "queries");
-    add(Reads("read-s3-warm", "bench_s3", queries), "queries");
-    add(Reads("read-file", "bench_file", queries), "queries");
+    add("read-s3-cold", Reads("bench_s3", queries), "queries");
+    add("read-s3-warm", Reads("bench_s3", queries), "queries");
+    add("read-file", Reads("bench_file", queries), "queries");
 
     auto find = [&](const std::string& name) {
       std::vector<const Measure*> out;

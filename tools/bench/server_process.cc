@@ -64,6 +64,7 @@ Status ServerProcess::Prepare(std::string_view prefix) {
 Status ServerProcess::Spawn(const std::vector<std::string>& argv_in) {
   std::vector<std::string> args = argv_in;
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;
@@ -154,8 +155,8 @@ std::string DefaultBrokerPath() {
   return "higgins";
 }
 
-bool WaitForPort(uint16_t port, int timeout_ms) {
-  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+bool WaitForPort(uint16_t port, std::chrono::milliseconds timeout) {
+  const Clock::time_point deadline = Clock::now() + timeout;
   while (true) {
     const int fd = socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) return false;

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -55,7 +56,8 @@ class ServerProcess {
 /// (<build>/tools/bench/higgins-bench -> <build>/src/server/higgins); else "higgins".
 std::string DefaultBrokerPath();
 
-/// Waits until something accepts TCP connections on 127.0.0.1:port, `timeout_ms` at most.
-bool WaitForPort(uint16_t port, int timeout_ms);
+/// Waits until something accepts TCP connections on 127.0.0.1:port, `timeout` at most (0: tries
+/// once).
+bool WaitForPort(uint16_t port, std::chrono::milliseconds timeout);
 
 }  // namespace higgins::bench

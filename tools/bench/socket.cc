@@ -12,7 +12,8 @@
 
 namespace higgins::bench {
 
-Result<Socket> Socket::Connect(const std::string& host, uint16_t port, int read_timeout_ms) {
+Result<Socket> Socket::Connect(const std::string& host, uint16_t port,
+                               std::chrono::milliseconds read_timeout) {
   const std::string where = host + ":" + std::to_string(port);
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
@@ -35,10 +36,12 @@ Result<Socket> Socket::Connect(const std::string& host, uint16_t port, int read_
     freeaddrinfo(found);
     int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    if (read_timeout_ms > 0) {
+    if (read_timeout > std::chrono::milliseconds::zero()) {
+      const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(read_timeout);
       timeval tv{};
-      tv.tv_sec = read_timeout_ms / 1000;
-      tv.tv_usec = (read_timeout_ms % 1000) * 1000;
+      tv.tv_sec = seconds.count();
+      tv.tv_usec =
+          std::chrono::duration_cast<std::chrono::microseconds>(read_timeout - seconds).count();
       ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
     }
     return Socket(fd);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -12,9 +13,10 @@ namespace higgins::bench {
 /// destructor); movable, not copyable. One thread at a time.
 class Socket {
  public:
-  /// Resolves `host` (a name or an address) and connects. `read_timeout_ms` bounds each Read
+  /// Resolves `host` (a name or an address) and connects. `read_timeout` bounds each Read
   /// (0: no bound). Errors: IOError naming host, port and the reason.
-  static Result<Socket> Connect(const std::string& host, uint16_t port, int read_timeout_ms);
+  static Result<Socket> Connect(const std::string& host, uint16_t port,
+                                std::chrono::milliseconds read_timeout);
 
   /// Writes every byte. Errors: IOError (peer gone, reset).
   Status WriteAll(std::string_view bytes);

@@ -38,9 +38,11 @@ bool Has(const std::vector<std::string>& list, std::string_view item) {
   return false;
 }
 
-/// nats-server with JetStream on a temporary store_dir, listening on 127.0.0.1 only.
-Status StartNatsServer(ServerProcess* server, const std::string& binary,
-                       const std::string& sync_interval) {
+/// nats-server (o.nats_server) with JetStream on a temporary store_dir and o.jetstream_sync as
+/// its sync_interval, listening on 127.0.0.1 only.
+Status StartNatsServer(ServerProcess* server, const SubscribeOptions& o) {
+  const std::string& binary = o.nats_server;
+  const std::string& sync_interval = o.jetstream_sync;
   HIGGINS_RETURN_IF_ERROR(server->Prepare("higgins-bench-nats"));
   const std::string config = server->root() + "/nats.conf";
   {
@@ -57,7 +59,7 @@ Status StartNatsServer(ServerProcess* server, const std::string& binary,
     if (server->Exited()) {
       return Status::IOError("nats-server exited at start; its log:\n" + server->Log());
     }
-    if (WaitForPort(server->port(), 0)) return Status::OK();
+    if (WaitForPort(server->port(), std::chrono::milliseconds::zero())) return Status::OK();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return Status::IOError("nats-server did not listen within 30 s; its log:\n" + server->Log());
@@ -211,7 +213,7 @@ int RunSubscribe(const SubscribeOptions& o) {
   if (!js_storages.empty() && !JetStreamAvailable()) {
     std::printf("subscribe: JetStream skipped: higgins-bench was built without libnats\n");
   } else if (!js_storages.empty()) {
-    if (Status s = StartNatsServer(&nats, o.nats_server, o.jetstream_sync); !s.ok()) {
+    if (Status s = StartNatsServer(&nats, o); !s.ok()) {
       std::printf("subscribe: JetStream skipped: %s\n", s.ToString().c_str());
     } else {
       for (const std::string& storage : js_storages) {

@@ -20,8 +20,9 @@ int64_t ToNs(double seconds) {
   return static_cast<int64_t>(seconds * 1e9);
 }
 
-/// Waits until `arrivals` holds `expected` records, or nothing came for `idle_timeout_s`.
-void AwaitArrivals(const Arrivals& arrivals, uint64_t expected, double idle_timeout_s) {
+/// Waits until `arrivals` holds `expected` records, or nothing came for `idle_timeout`.
+void AwaitArrivals(const Arrivals& arrivals, uint64_t expected,
+                   std::chrono::duration<double> idle_timeout) {
   uint64_t seen = arrivals.received();
   int64_t progress_ns = NowNs();
   while (seen < expected) {
@@ -30,7 +31,7 @@ void AwaitArrivals(const Arrivals& arrivals, uint64_t expected, double idle_time
     if (now_seen != seen) {
       seen = now_seen;
       progress_ns = NowNs();
-    } else if (NowNs() - progress_ns > ToNs(idle_timeout_s)) {
+    } else if (NowNs() - progress_ns > ToNs(idle_timeout.count())) {
       return;
     }
   }
@@ -83,7 +84,7 @@ Result<SubscribeRun> RunLatency(SubscribeTarget& target, const SubscribeOptions&
   arrivals.SetWindow(from, to);
   const size_t base = [&] {
     std::string probe;
-    FormatRecord(o.keys - 1, start, 0, &probe);
+    FormatRecord({.key = o.keys - 1, .stamp_ns = start}, &probe);
     return probe.size();
   }();
   const size_t payload = o.record_bytes > base ? o.record_bytes - base : 0;
@@ -108,7 +109,7 @@ Result<SubscribeRun> RunLatency(SubscribeTarget& target, const SubscribeOptions&
       }
     }
     const auto key = static_cast<uint32_t>(i % o.keys);
-    FormatRecord(key, stamp, payload, &record);
+    FormatRecord({.key = key, .stamp_ns = stamp, .payload_bytes = payload}, &record);
     target.Send(key, record);
     ++run.sent;
     if (stamp >= from) ++sent_in_window;
@@ -117,7 +118,7 @@ Result<SubscribeRun> RunLatency(SubscribeTarget& target, const SubscribeOptions&
     if (delay > 1'000'000) ++run.late_sends;
   }
   target.FinishProducer();
-  AwaitArrivals(arrivals, run.sent, o.drain_timeout_seconds);
+  AwaitArrivals(arrivals, run.sent, std::chrono::duration<double>(o.drain_timeout_seconds));
   target.StopConsumer();
   target.DropStream();
 
@@ -143,12 +144,12 @@ Result<SubscribeRun> RunDrain(SubscribeTarget& target, const SubscribeOptions& o
   const int64_t prefill_start = NowNs();
   std::string record;
   std::string probe;
-  FormatRecord(o.keys - 1, prefill_start, 0, &probe);
+  FormatRecord({.key = o.keys - 1, .stamp_ns = prefill_start}, &probe);
   const size_t payload = o.record_bytes > probe.size() ? o.record_bytes - probe.size() : 0;
   for (uint64_t i = 0; i < o.drain_records; ++i) {
     const auto key = static_cast<uint32_t>(i % o.keys);
     target.Reserve();
-    FormatRecord(key, NowNs(), payload, &record);
+    FormatRecord({.key = key, .stamp_ns = NowNs(), .payload_bytes = payload}, &record);
     target.Send(key, record);
   }
   target.FinishProducer();
@@ -163,7 +164,7 @@ Result<SubscribeRun> RunDrain(SubscribeTarget& target, const SubscribeOptions& o
     return s;
   }
   run.subscribe_s = static_cast<double>(NowNs() - subscribe) / 1e9;
-  AwaitArrivals(arrivals, run.sent, o.drain_timeout_seconds);
+  AwaitArrivals(arrivals, run.sent, std::chrono::duration<double>(o.drain_timeout_seconds));
   target.StopConsumer();
   target.DropStream();
 

@@ -11,15 +11,15 @@ int64_t NowNs() {
       .count();
 }
 
-void FormatRecord(uint32_t key, int64_t stamp_ns, size_t payload_bytes, std::string* out) {
+void FormatRecord(const RecordFields& fields, std::string* out) {
   char digits[24];
   out->clear();
   *out += R"({"id":"k)";
-  out->append(digits, std::to_chars(digits, digits + sizeof(digits), key).ptr);
+  out->append(digits, std::to_chars(digits, digits + sizeof(digits), fields.key).ptr);
   *out += R"(","ts":)";
-  out->append(digits, std::to_chars(digits, digits + sizeof(digits), stamp_ns).ptr);
+  out->append(digits, std::to_chars(digits, digits + sizeof(digits), fields.stamp_ns).ptr);
   *out += R"(,"payload":")";
-  out->append(payload_bytes, 'x');
+  out->append(fields.payload_bytes, 'x');
   *out += "\"}";
 }
 

@@ -22,11 +22,19 @@ namespace higgins::bench {
 /// Nanoseconds of std::chrono::steady_clock (the producer and the consumer share the process).
 int64_t NowNs();
 
+/// What FormatRecord writes: the record's partition key index, its scheduled send time
+/// (NowNs() clock) and how many bytes of padding its payload has.
+struct RecordFields {
+  uint32_t key = 0;
+  int64_t stamp_ns = 0;
+  size_t payload_bytes = 0;
+};
+
 /// One benchmark record, the same bytes for both systems: a JSON object
 /// `{"id":"k<key>","ts":<stamp_ns>,"payload":"xx..."}` (Higgins: a produce's NDJSON line with
 /// the schema id: string, ts: int64, payload: string; JetStream: the message body). `ts` is the
 /// record's scheduled send time, NowNs() clock; `payload_bytes` pads the payload.
-void FormatRecord(uint32_t key, int64_t stamp_ns, size_t payload_bytes, std::string* out);
+void FormatRecord(const RecordFields& fields, std::string* out);
 /// The `ts` of a FormatRecord text; -1 when there is none.
 int64_t ParseStamp(std::string_view json);
 

@@ -10,15 +10,15 @@ namespace {
 
 TEST(FormatRecord, StampRoundTrips) {
   std::string record;
-  FormatRecord(17, 1'234'567'890'123, 10, &record);
+  FormatRecord({.key = 17, .stamp_ns = 1'234'567'890'123, .payload_bytes = 10}, &record);
   EXPECT_EQ(record, R"({"id":"k17","ts":1234567890123,"payload":"xxxxxxxxxx"})");
   EXPECT_EQ(ParseStamp(record), 1'234'567'890'123);
 }
 
 TEST(FormatRecord, PayloadPadsToTheRequestedSize) {
   std::string bare, padded;
-  FormatRecord(999, NowNs(), 0, &bare);
-  FormatRecord(999, NowNs(), 100 - bare.size(), &padded);
+  FormatRecord({.key = 999, .stamp_ns = NowNs()}, &bare);
+  FormatRecord({.key = 999, .stamp_ns = NowNs(), .payload_bytes = 100 - bare.size()}, &padded);
   EXPECT_EQ(padded.size(), 100u);
 }
 

@@ -34,12 +34,9 @@ class KeyPicker {
 
 class ProduceSource final : public BatchSource {
  public:
-  ProduceSource(uint32_t keys, uint32_t rows, KeyChoice choice, int connection,
-                std::shared_ptr<RequestBudget> budget, std::shared_ptr<std::atomic<uint64_t>> seq)
-      : picker_(keys, choice, connection),
-        rows_(rows),
-        budget_(std::move(budget)),
-        seq_(std::move(seq)) {}
+  ProduceSource(const KeyPicker& picker, uint32_t rows, std::shared_ptr<RequestBudget> budget,
+                std::shared_ptr<std::atomic<uint64_t>> seq)
+      : picker_(picker), rows_(rows), budget_(std::move(budget)), seq_(std::move(seq)) {}
 
   bool Next(Batch* batch) override {
     if (!budget_->Take()) return false;
@@ -55,11 +52,17 @@ class ProduceSource final : public BatchSource {
   std::shared_ptr<std::atomic<uint64_t>> seq_;
 };
 
+/// What PrefillSources writes: `total` rows, row i with key i % `keys`, `rows` per request.
+struct PrefillPlan {
+  uint32_t keys = 1;
+  uint64_t total = 0;
+  uint32_t rows = 1;
+};
+
 class PrefillSource final : public BatchSource {
  public:
-  PrefillSource(uint32_t keys, uint64_t total, uint32_t rows,
-                std::shared_ptr<std::atomic<uint64_t>> cursor)
-      : keys_(keys), total_(total), rows_(rows), cursor_(std::move(cursor)) {}
+  PrefillSource(const PrefillPlan& plan, std::shared_ptr<std::atomic<uint64_t>> cursor)
+      : keys_(plan.keys), total_(plan.total), rows_(plan.rows), cursor_(std::move(cursor)) {}
 
   bool Next(Batch* batch) override {
     const uint64_t first = cursor_->fetch_add(rows_, std::memory_order_relaxed);
@@ -118,15 +121,15 @@ class PingSource final : public BatchSource {
 
 }  // namespace
 
-std::shared_ptr<WorkloadShape> MakeShape(const std::string& stream, uint32_t keys,
-                                         size_t record_bytes, bool arrow) {
+std::shared_ptr<WorkloadShape> MakeShape(const ShapeOptions& options) {
   auto shape = std::make_shared<WorkloadShape>();
-  shape->stream = stream;
-  shape->arrow = arrow;
-  for (uint32_t k = 0; k < keys; ++k) shape->keys.push_back("k" + std::to_string(k));
+  shape->stream = options.stream;
+  shape->arrow = options.arrow;
+  shape->keys.reserve(options.keys);
+  for (uint32_t k = 0; k < options.keys; ++k) shape->keys.push_back("k" + std::to_string(k));
   // {"id":"","seq":,"payload":""} and a newline: 30 bytes, plus the key and ~7 digits of seq.
   const size_t overhead = 30 + shape->keys.back().size() + 7;
-  const size_t length = record_bytes > overhead ? record_bytes - overhead : 1;
+  const size_t length = options.record_bytes > overhead ? options.record_bytes - overhead : 1;
   static constexpr std::string_view kFiller = "abcdefghijklmnopqrstuvwxyz0123456789";
   for (size_t i = 0; i < length; ++i) shape->payload.push_back(kFiller[i % kFiller.size()]);
   return shape;
@@ -135,16 +138,16 @@ std::shared_ptr<WorkloadShape> MakeShape(const std::string& stream, uint32_t key
 SourceFactory ProduceSources(uint32_t keys, uint32_t rows_per_request, KeyChoice choice,
                              std::shared_ptr<RequestBudget> budget) {
   auto seq = std::make_shared<std::atomic<uint64_t>>(0);
-  return [=](int connection) {
-    return std::make_unique<ProduceSource>(keys, rows_per_request, choice, connection, budget, seq);
+  return [=, budget = std::move(budget)](int connection) {
+    return std::make_unique<ProduceSource>(KeyPicker(keys, choice, connection), rows_per_request,
+                                           budget, seq);
   };
 }
 
 SourceFactory PrefillSources(uint32_t keys, uint64_t total_rows, uint32_t rows_per_request) {
   auto cursor = std::make_shared<std::atomic<uint64_t>>(0);
-  return [=](int) {
-    return std::make_unique<PrefillSource>(keys, total_rows, rows_per_request, cursor);
-  };
+  const PrefillPlan plan{.keys = keys, .total = total_rows, .rows = rows_per_request};
+  return [=](int) { return std::make_unique<PrefillSource>(plan, cursor); };
 }
 
 Catalog::Catalog(uint32_t keys, const std::vector<std::pair<uint32_t, Position>>& produced)
@@ -163,14 +166,14 @@ SourceFactory QuerySources(std::shared_ptr<const Catalog> catalog, uint32_t quer
   for (uint32_t k = 0; k < catalog->positions.size(); ++k) {
     if (!catalog->positions[k].empty()) keys.push_back(k);
   }
-  return [=](int connection) {
+  return [=, catalog = std::move(catalog), budget = std::move(budget)](int connection) {
     return std::make_unique<QuerySource>(catalog, keys, queries_per_request, choice, connection,
                                          budget);
   };
 }
 
 SourceFactory PingSources(std::shared_ptr<RequestBudget> budget) {
-  return [=](int) { return std::make_unique<PingSource>(budget); };
+  return [budget = std::move(budget)](int) { return std::make_unique<PingSource>(budget); };
 }
 
 }  // namespace higgins::bench

@@ -11,11 +11,19 @@
 
 namespace higgins::bench {
 
+/// What MakeShape builds: records of `stream` under `keys` partition keys, about
+/// `record_bytes` each, sent as Arrow IPC when `arrow` (WorkloadShape::arrow).
+struct ShapeOptions {
+  std::string stream;
+  uint32_t keys = 1;
+  size_t record_bytes = 0;
+  bool arrow = false;
+};
+
 /// The shape of every record: keys "k0".."k{keys-1}" and a `payload` field sized so that one
 /// NDJSON row {"id":"k..","seq":N,"payload":"..."} is about `record_bytes` long (the same
 /// payload is sent to every target, so all of them store the same records).
-std::shared_ptr<WorkloadShape> MakeShape(const std::string& stream, uint32_t keys,
-                                         size_t record_bytes, bool arrow);
+std::shared_ptr<WorkloadShape> MakeShape(const ShapeOptions& options);
 
 enum class KeyChoice { kRoundRobin, kUniform };
 

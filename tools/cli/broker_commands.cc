@@ -43,8 +43,15 @@ Status GetTopography(const BrokerOptions& broker) {
   return WriteStdout(toml);
 }
 
-Status UploadModule(const BrokerOptions& broker, const std::string& name, const std::string& path) {
-  HIGGINS_ASSIGN_OR_RETURN(Buffer wasm, ReadAll(path, kMaxRequestBytes, kRequestLimit));
+/// upload-module's options: the module's name and the file holding it ('-': standard input).
+struct ModuleUpload {
+  std::string name;
+  std::string file;
+};
+
+Status UploadModule(const BrokerOptions& broker, const ModuleUpload& upload) {
+  const std::string& name = upload.name;
+  HIGGINS_ASSIGN_OR_RETURN(Buffer wasm, ReadAll(upload.file, kMaxRequestBytes, kRequestLimit));
   HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
   HIGGINS_ASSIGN_OR_RETURN(uint64_t version, client->UploadModule(name, wasm.span()));
   return WriteStdout("module " + name + " version " + std::to_string(version) + " uploaded (" +
@@ -108,18 +115,16 @@ void AddBrokerCommands(CLI::App& app, const BrokerOptions* broker, int* exit_cod
       "get-topography", "Print the broker's topography (every declaration) as TOML");
   topography->callback([broker, exit_code] { Report(GetTopography(*broker), exit_code); });
 
-  auto module_name = std::make_shared<std::string>();
-  auto module_file = std::make_shared<std::string>();
+  auto upload = std::make_shared<ModuleUpload>();
   CLI::App* module = app.add_subcommand(
       "upload-module", "Upload a WebAssembly module, the `fn` of map and reduce streams");
-  module->add_option("--name", *module_name, "Name the streams' `fn` refers to")
+  module->add_option("--name", upload->name, "Name the streams' `fn` refers to")
       ->required()
       ->check(NonEmptyName());
-  module->add_option("-f,--file", *module_file, "The module (.wasm); '-' reads standard input")
+  module->add_option("-f,--file", upload->file, "The module (.wasm); '-' reads standard input")
       ->required();
-  module->callback([broker, module_name, module_file, exit_code] {
-    Report(UploadModule(*broker, *module_name, *module_file), exit_code);
-  });
+  module->callback(
+      [broker, upload, exit_code] { Report(UploadModule(*broker, *upload), exit_code); });
 
   AddStreamsCommand(app, broker, exit_code);
   AddProduceCommand(app, broker, exit_code);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 namespace higgins::cli {
 
@@ -11,7 +12,7 @@ Result<std::unique_ptr<Client>> ConnectToBroker(const BrokerOptions& options) {
   client.port = static_cast<uint16_t>(options.port);
   if (options.timeout_seconds > 0) {
     const auto timeout = std::chrono::milliseconds(
-        std::max<int64_t>(1, static_cast<int64_t>(options.timeout_seconds * 1000 + 0.5)));
+        std::max<int64_t>(1, std::lround(options.timeout_seconds * 1000)));
     client.connect_timeout = timeout;
     client.request_timeout = timeout;
   }

@@ -39,7 +39,9 @@ Result<Buffer> ReadAll(const std::string& path, size_t max_bytes, const std::str
     size_t n = std::fread(chunk.data(), 1, want, file);
     if (out.size() + n > max_bytes) {
       if (file != stdin) std::fclose(file);
-      return Status::ResourceExhausted(name + " is larger than " + limit_name);
+      std::string message = name;
+      message.append(" is larger than ").append(limit_name);
+      return Status::ResourceExhausted(std::move(message));
     }
     out.Append(chunk.data(), n);
     if (n < want) break;

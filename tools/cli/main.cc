@@ -7,13 +7,16 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
 #include <new>
 
 #include "arrow_commands.h"
 #include "broker_commands.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int Main(int argc, char** argv) {
   CLI::App app{"higgins-cli: command line for the Higgins streaming platform", "higgins-cli"};
   app.require_subcommand(1);
   app.fallthrough();  // the global options may also follow the command
@@ -77,4 +80,21 @@ int main(int argc, char** argv) {
     return 1;
   }
   return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // An exception no command handled (a bug) fails the command with its reason rather than
+  // aborting through std::terminate (which would not be the documented exit status 1).
+  try {
+    return Main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "higgins-cli: ResourceExhausted: out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "higgins-cli: Internal: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "higgins-cli: Internal: unknown exception\n";
+  }
+  return 1;
 }

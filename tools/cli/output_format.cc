@@ -129,6 +129,7 @@ std::string RecordEnvelope(uint64_t offset, uint64_t timestamp_ms, std::string_v
   return out;
 }
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (key, value): the key, then its record
 std::string WithPartition(std::string_view partition_key, std::string_view object) {
   std::string out = "{\"partition\":" + JsonQuote(partition_key);
   if (object.size() > 2) out += ',';

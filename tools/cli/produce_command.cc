@@ -98,10 +98,11 @@ size_t FirstTextByte(std::string_view text) {
   return text.find_first_not_of(" \t\r\n", text.starts_with("\xEF\xBB\xBF") ? 3 : 0);
 }
 
-// Why an input cannot be text of the given format (json, ndjson or csv), or "" when it may be:
-// Arrow IPC, gzip, UTF-16, or JSON given as CSV. Decided on the first bytes alone.
-std::string NotTextReason(std::string_view head, std::string_view format) {
-  const std::string what = format == "csv" ? "not CSV: " : "not JSON: ";
+// Why an input cannot be text of the given format (CSV when `csv`, else json or ndjson), or ""
+// when it may be: Arrow IPC, gzip, UTF-16, or JSON given as CSV. Decided on the first bytes
+// alone.
+std::string NotTextReason(std::string_view head, bool csv) {
+  const std::string what = csv ? "not CSV: " : "not JSON: ";
   if (arrow::ipc::LooksLikeIpc(head))
     return what + "the input looks like Arrow IPC; use --format arrow";
   if (head.starts_with("\x1F\x8B")) {
@@ -114,7 +115,7 @@ std::string NotTextReason(std::string_view head, std::string_view format) {
            "the input is UTF-16 (it starts with a UTF-16 byte order mark); convert it to "
            "UTF-8 first (iconv -f UTF-16 -t UTF-8 FILE)";
   }
-  if (format == "csv") {
+  if (csv) {
     const size_t at = FirstTextByte(head);
     if (at != std::string_view::npos && (head[at] == '{' || head[at] == '[')) {
       return what + "the input looks like JSON; use --format json";
@@ -178,8 +179,8 @@ Status ProduceJsonArray(Input& input, std::string first, const arrow::SchemaPtr&
 Status ProduceText(Input& input, std::string first, const arrow::SchemaPtr& schema,
                    const ProduceOptions& o, ProducePipeline& pipeline, Progress& progress) {
   const bool csv = o.format == "csv";
-  RecordSplitter splitter(csv ? SplitMode::kCsv : SplitMode::kJson, o.batch_rows,
-                          kMaxBatchTextBytes);
+  RecordSplitter splitter(csv ? SplitMode::kCsv : SplitMode::kJson,
+                          {.max_records = o.batch_rows, .max_bytes = kMaxBatchTextBytes});
   json::JsonReadOptions json_options;
   json_options.format = o.format == "ndjson" ? json::JsonFormat::kNdjson : json::JsonFormat::kAuto;
   std::string chunk = std::move(first);
@@ -192,7 +193,9 @@ Status ProduceText(Input& input, std::string first, const arrow::SchemaPtr& sche
     auto batch =
         csv ? json::ReadCsv(piece.text, schema) : json::ReadJson(piece.text, schema, json_options);
     if (!batch.ok()) {
-      return RebaseError(batch.status(), progress.next_row, piece.records, piece.first_byte);
+      return RebaseError(
+          batch.status(),
+          {.first_row = progress.next_row, .rows = piece.records, .first_byte = piece.first_byte});
     }
     if (batch->num_rows() == 0) return Status::OK();
     HIGGINS_RETURN_IF_ERROR(pipeline.Send({*batch}, progress.next_row));
@@ -355,7 +358,7 @@ Status ProduceInput(Input& input, const arrow::SchemaPtr& schema, const ProduceO
     }
     return st;
   }
-  if (std::string reason = NotTextReason(input.head, o.format); !reason.empty()) {
+  if (std::string reason = NotTextReason(input.head, o.format == "csv"); !reason.empty()) {
     return Status::InvalidArgument(reason);
   }
   if (o.format == "json") {

@@ -45,9 +45,9 @@ Status CheckKeys(const arrow::RecordBatch& batch, const std::string& field, uint
       }
     }
     if (!why.empty()) {
-      return Status::InvalidArgument("row " +
-                                     std::to_string(first_row + static_cast<uint64_t>(row)) +
-                                     ", field '" + field + "': " + why);
+      std::string message = "row " + std::to_string(first_row + static_cast<uint64_t>(row));
+      message.append(", field '").append(field).append("': ").append(why);
+      return Status::InvalidArgument(std::move(message));
     }
   }
   return Status::OK();
@@ -99,7 +99,7 @@ void ProducePipeline::WaitOldest() {
     in_doubt_rows_ = end - in_doubt_first_row_;
   }
   if (!failure_) {
-    failure_ = RebaseError(result.status(), oldest.first_row, oldest.rows, 0);
+    failure_ = RebaseError(result.status(), {.first_row = oldest.first_row, .rows = oldest.rows});
     if (!input_name_.empty() && failure_->message().starts_with("row ")) {
       failure_ = failure_->WithContext(input_name_);
     }

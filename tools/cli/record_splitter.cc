@@ -5,8 +5,10 @@
 
 namespace higgins::cli {
 
-RecordSplitter::RecordSplitter(SplitMode mode, uint64_t max_records, size_t max_bytes)
-    : mode_(mode), max_records_(std::max<uint64_t>(1, max_records)), max_bytes_(max_bytes) {}
+RecordSplitter::RecordSplitter(SplitMode mode, SplitLimits limits)
+    : mode_(mode),
+      max_records_(std::max<uint64_t>(1, limits.max_records)),
+      max_bytes_(limits.max_bytes) {}
 
 void RecordSplitter::Append(std::string_view bytes) {
   buffer_.append(bytes);
@@ -161,8 +163,11 @@ size_t ParseNumber(std::string_view text, size_t pos, uint64_t* value) {
 
 }  // namespace
 
-Status RebaseError(const Status& status, uint64_t first_row, uint64_t rows, uint64_t first_byte) {
+Status RebaseError(const Status& status, const ChunkPlace& chunk) {
   if (status.ok()) return status;
+  const uint64_t first_row = chunk.first_row;
+  const uint64_t rows = chunk.rows;
+  const uint64_t first_byte = chunk.first_byte;
   std::string message = status.message();
   constexpr std::string_view kRow = "row ";
   constexpr std::string_view kByte = "near byte ";

@@ -32,12 +32,18 @@ struct Chunk {
   uint64_t records = 0;
 };
 
+/// When RecordSplitter cuts a chunk: as soon as it holds at least `max_records` records (0 counts
+/// as 1) or `max_bytes` bytes, whichever comes first, and a record ends.
+struct SplitLimits {
+  uint64_t max_records = 1;
+  size_t max_bytes = 0;
+};
+
 /// Not thread-safe.
 class RecordSplitter {
  public:
-  /// A chunk is cut as soon as it holds at least `max_records` records or `max_bytes` bytes
-  /// (whichever comes first) and a record ends; a single record may be longer than max_bytes.
-  RecordSplitter(SplitMode mode, uint64_t max_records, size_t max_bytes);
+  /// Chunks cut at `limits`; a single record may be longer than max_bytes.
+  RecordSplitter(SplitMode mode, SplitLimits limits);
 
   /// Appends input.
   void Append(std::string_view bytes);
@@ -85,10 +91,18 @@ class RecordSplitter {
   bool in_value_ = false;   // JSON: inside a top-level value; CSV: the line has content
 };
 
+/// Where one chunk lies in the whole input: the input's number of its first row, its count of
+/// rows, and the input's offset of its first byte.
+struct ChunkPlace {
+  uint64_t first_row = 0;
+  uint64_t rows = 0;
+  uint64_t first_byte = 0;
+};
+
 /// Restates a reader's error about one chunk in terms of the whole input: a leading
 /// `row R` becomes `row first_row + R`, and `near byte N` becomes `near byte first_byte + N`.
 /// A broker's `...: row K, field 'F': why` becomes `row first_row + K, field 'F': why (...)`.
 /// Any other message is prefixed with `rows A to B: `, the chunk's rows.
-Status RebaseError(const Status& status, uint64_t first_row, uint64_t rows, uint64_t first_byte);
+Status RebaseError(const Status& status, const ChunkPlace& chunk);
 
 }  // namespace higgins::cli

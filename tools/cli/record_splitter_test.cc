@@ -10,7 +10,7 @@ namespace {
 // Feeds `input` in pieces of `piece` bytes and returns every chunk.
 std::vector<Chunk> Split(SplitMode mode, std::string_view input, uint64_t max_records,
                          size_t piece = 1 << 20, size_t max_bytes = 1 << 20) {
-  RecordSplitter splitter(mode, max_records, max_bytes);
+  RecordSplitter splitter(mode, {.max_records = max_records, .max_bytes = max_bytes});
   std::vector<Chunk> chunks;
   for (size_t at = 0; at < input.size(); at += piece) {
     splitter.Append(input.substr(at, piece));
@@ -133,7 +133,7 @@ TEST(RecordSplitter, CsvUnterminatedQuoteReachesTheReader) {
 }
 
 TEST(RecordSplitter, CutCompleteTakesTheRecordsEndedSoFar) {
-  RecordSplitter splitter(SplitMode::kJson, 100, 1 << 20);
+  RecordSplitter splitter(SplitMode::kJson, {.max_records = 100, .max_bytes = 1 << 20});
   splitter.Append("{\"a\":");
   EXPECT_FALSE(splitter.CutComplete());
   splitter.Append("1}\n{\"a\":2} {\"a\":3}\n{\"a\":");
@@ -154,7 +154,7 @@ TEST(RecordSplitter, CutCompleteTakesTheRecordsEndedSoFar) {
 }
 
 TEST(RecordSplitter, CutCompleteKeepsAQuotedLineBreakInItsCsvRecord) {
-  RecordSplitter splitter(SplitMode::kCsv, 100, 1 << 20);
+  RecordSplitter splitter(SplitMode::kCsv, {.max_records = 100, .max_bytes = 1 << 20});
   splitter.Append("id,note\n");
   EXPECT_FALSE(splitter.CutComplete());  // a header alone holds no record
   splitter.Append("a,1\nb,\"two\n");
@@ -171,7 +171,7 @@ TEST(RecordSplitter, CutCompleteKeepsAQuotedLineBreakInItsCsvRecord) {
 }
 
 TEST(RecordSplitter, CutCompleteGivesAFullChunkFirst) {
-  RecordSplitter splitter(SplitMode::kJson, 2, 1 << 20);
+  RecordSplitter splitter(SplitMode::kJson, {.max_records = 2, .max_bytes = 1 << 20});
   splitter.Append("1\n2\n3\n");
   auto full = splitter.CutComplete();
   ASSERT_TRUE(full);
@@ -183,31 +183,34 @@ TEST(RecordSplitter, CutCompleteGivesAFullChunkFirst) {
 }
 
 TEST(RebaseError, RowNumbersBecomeThoseOfTheWholeInput) {
-  Status st = RebaseError(Status::InvalidArgument("row 3, field 'data': bad"), 5000, 10, 0);
+  Status st = RebaseError(Status::InvalidArgument("row 3, field 'data': bad"),
+                          {.first_row = 5000, .rows = 10});
   EXPECT_EQ(st, Status::InvalidArgument("row 5003, field 'data': bad"));
 }
 
 TEST(RebaseError, ByteOffsetsToo) {
-  Status st =
-      RebaseError(Status::InvalidArgument("row 1: malformed JSON near byte 14: x"), 10, 5, 1000);
+  Status st = RebaseError(Status::InvalidArgument("row 1: malformed JSON near byte 14: x"),
+                          {.first_row = 10, .rows = 5, .first_byte = 1000});
   EXPECT_EQ(st, Status::InvalidArgument("row 11: malformed JSON near byte 1014: x"));
 }
 
 TEST(RebaseError, OtherMessagesNameTheChunksRows) {
-  Status st = RebaseError(Status::InvalidArgument("malformed JSON: not UTF-8"), 100, 50, 0);
+  Status st = RebaseError(Status::InvalidArgument("malformed JSON: not UTF-8"),
+                          {.first_row = 100, .rows = 50});
   EXPECT_EQ(st, Status::InvalidArgument("rows 100 to 149: malformed JSON: not UTF-8"));
 }
 
 TEST(RebaseError, TheBrokersRowNumbersToo) {
   Status st = RebaseError(Status::InvalidArgument("produce to stream 'amount': row 2345, field "
                                                   "'id': the partition key is null"),
-                          10000, 5000, 0);
+                          {.first_row = 10000, .rows = 5000});
   EXPECT_EQ(st, Status::InvalidArgument("row 12345, field 'id': the partition key is null "
                                         "(produce to stream 'amount')"));
 }
 
 TEST(RebaseError, HeaderErrorsAreLeftAlone) {
-  Status st = RebaseError(Status::InvalidArgument("header: duplicate column 'x'"), 100, 50, 0);
+  Status st = RebaseError(Status::InvalidArgument("header: duplicate column 'x'"),
+                          {.first_row = 100, .rows = 50});
   EXPECT_EQ(st, Status::InvalidArgument("header: duplicate column 'x'"));
 }
 

@@ -172,8 +172,9 @@ Status CheckUtf8(const KeyValueMetadata& metadata, const std::string& where) {
                                      " is not valid UTF-8");
     }
     if (!IsValidUtf8(value)) {
-      return Status::InvalidArgument(where + "custom metadata value of key '" + key +
-                                     "' is not valid UTF-8");
+      std::string message = where;
+      message.append("custom metadata value of key '").append(key).append("' is not valid UTF-8");
+      return Status::InvalidArgument(std::move(message));
     }
   }
   return Status::OK();
@@ -203,10 +204,12 @@ int64_t PaddedMetadataSize(size_t flatbuffer_size) {
          kMessagePrefixSize;
 }
 
-// A record batch message's metadata and body against the limits readers apply.
-Status CheckMessageSize(size_t flatbuffer_size, int64_t body_length, const IpcLimits& limits) {
+// A record batch message's metadata (its encoded flatbuffer) and body (`body_length` bytes,
+// padding included) against the limits readers apply.
+Status CheckMessageSize(std::span<const uint8_t> flatbuffer, int64_t body_length,
+                        const IpcLimits& limits) {
   HIGGINS_RETURN_IF_ERROR(
-      CheckMetadataSize(PaddedMetadataSize(flatbuffer_size), limits, "record batch metadata"));
+      CheckMetadataSize(PaddedMetadataSize(flatbuffer.size()), limits, "record batch metadata"));
   if (body_length <= limits.max_body_bytes) return Status::OK();
   return Status::ResourceExhausted("record batch body of " + std::to_string(body_length) +
                                    " bytes exceeds the limit of " +
@@ -270,7 +273,7 @@ Result<MessageExtent> RecordBatchSerializer::Append(const RecordBatch& batch, Bu
       body_length += PadToAlignment(b.size);
     }
     const std::vector<uint8_t> flatbuffer = EncodeRecordBatchMessage(header, body_length);
-    HIGGINS_RETURN_IF_ERROR(CheckMessageSize(flatbuffer.size(), body_length, limits));
+    HIGGINS_RETURN_IF_ERROR(CheckMessageSize(flatbuffer, body_length, limits));
     out.Reserve(static_cast<size_t>(
         PadToAlignment(kMessagePrefixSize + static_cast<int64_t>(flatbuffer.size())) +
         body_length));
@@ -301,7 +304,7 @@ Result<MessageExtent> RecordBatchSerializer::Append(const RecordBatch& batch, Bu
   }
   const auto body_length = static_cast<int64_t>(body_.size());
   const std::vector<uint8_t> flatbuffer = EncodeRecordBatchMessage(header, body_length);
-  HIGGINS_RETURN_IF_ERROR(CheckMessageSize(flatbuffer.size(), body_length, limits));
+  HIGGINS_RETURN_IF_ERROR(CheckMessageSize(flatbuffer, body_length, limits));
   const int32_t metadata_length = AppendMessageMetadata(flatbuffer, out);
   out.Append(body_.data(), body_.size());
   return MessageExtent{metadata_length, body_length};

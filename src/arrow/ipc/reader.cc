@@ -56,11 +56,13 @@ Result<MessageMetadata> DecodeFramed(const Buffer& file, int64_t offset,
   return DecodeMessage(metadata.span(), limits);
 }
 
-// The record batch message of `block`, checked against the block: 8-byte aligned, inside the
-// data section, and spanning exactly metaDataLength bytes of prefix and padded metadata (a
-// metaDataLength that disagrees would make the body be read from the wrong place).
-Result<MessageMetadata> ReadBlockMessage(const Buffer& file, int64_t footer_start, size_t index,
-                                         const FileBlock& block, const IpcLimits& limits) {
+// The record batch message of `block` (the footer's `index`th, for messages), checked against
+// the block: 8-byte aligned, inside the data section (which ends at `footer_start`), and
+// spanning exactly metaDataLength bytes of prefix and padded metadata (a metaDataLength that
+// disagrees would make the body be read from the wrong place).
+Result<MessageMetadata> ReadBlockMessage(const Buffer& file, int64_t footer_start,
+                                         const FileBlock& block, size_t index,
+                                         const IpcLimits& limits) {
   const std::string name = "footer block " + std::to_string(index);
   const std::string where = name + " (offset " + std::to_string(block.offset) +
                             ", metaDataLength " + std::to_string(block.metadata_length) +
@@ -164,7 +166,7 @@ Result<ReadResult> ReadFile(const Buffer& bytes, const ReadOptions& options) {
   result.batches.reserve(footer->record_batches.size());
   for (size_t i = 0; i < footer->record_batches.size(); ++i) {
     const FileBlock& block = footer->record_batches[i];
-    auto message = ReadBlockMessage(bytes, footer_start, i, block, options.limits);
+    auto message = ReadBlockMessage(bytes, footer_start, block, i, options.limits);
     if (!message.ok()) return message.status();
     const Buffer body = bytes.Slice(static_cast<size_t>(block.offset + block.metadata_length),
                                     static_cast<size_t>(block.body_length));

@@ -26,7 +26,7 @@ constexpr int32_t kFileMagicWord = 0x4F525241;
 struct StreamDecoder::State {
   enum class Step { kPrefix, kLength, kMetadata, kBody, kFinished, kFailed };
 
-  explicit State(ReadOptions opts) : options(std::move(opts)) {}
+  explicit State(ReadOptions opts) : options(opts) {}
 
   ReadOptions options;
   Step step = Step::kPrefix;
@@ -220,8 +220,7 @@ struct StreamDecoder::State {
   }
 };
 
-StreamDecoder::StreamDecoder(ReadOptions options)
-    : state_(std::make_unique<State>(std::move(options))) {}
+StreamDecoder::StreamDecoder(ReadOptions options) : state_(std::make_unique<State>(options)) {}
 StreamDecoder::~StreamDecoder() = default;
 StreamDecoder::StreamDecoder(StreamDecoder&&) noexcept = default;
 StreamDecoder& StreamDecoder::operator=(StreamDecoder&&) noexcept = default;

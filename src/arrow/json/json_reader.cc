@@ -216,7 +216,7 @@ class Reader {
     if (auto error = document.get_array().get(array)) return rows_.Malformed(error, location);
     for (auto element : array) {
       od::value value;
-      if (auto error = std::move(element).get(value)) return rows_.Malformed(error, location);
+      if (auto error = element.get(value)) return rows_.Malformed(error, location);
       HIGGINS_RETURN_IF_ERROR(CheckRowLimit());
       location = value.raw_json_token().data();
       od::json_type element_kind;

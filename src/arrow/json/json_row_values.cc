@@ -131,7 +131,7 @@ Status JsonRowBuilder::SkipValue(od::value value, int depth) {
       if ((error = value.get_array().get(array))) break;
       for (auto element : array) {
         od::value item;
-        if ((error = std::move(element).get(item))) break;
+        if ((error = element.get(item))) break;
         HIGGINS_RETURN_IF_ERROR(SkipValue(item, depth + 1));
       }
       break;

@@ -162,7 +162,9 @@ IntegralResult ParseIntegral(std::string_view text, __int128* value) {
   return IntegralResult::kOk;
 }
 
-DecimalResult ScaleDecimal(const NumberParts& parts, int precision, int scale, __int128* unscaled) {
+DecimalResult ScaleDecimal(const NumberParts& parts, DecimalDigits decimal, __int128* unscaled) {
+  const int precision = decimal.precision;
+  const int scale = decimal.scale;
   const Significand s = Normalize(parts);
   if (s.int_part.empty() && s.frac_part.empty()) {
     *unscaled = 0;

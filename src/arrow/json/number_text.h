@@ -28,11 +28,18 @@ IntegralResult ParseIntegral(std::string_view text, __int128* value);
 
 enum class DecimalResult { kOk, kTooManyFractionalDigits, kOverflow };
 
+/// A decimal128 type's parameters: `precision` significant digits [1, 38], of which `scale`
+/// [0, precision] are fractional.
+struct DecimalDigits {
+  int precision = 0;
+  int scale = 0;
+};
+
 /// The exact value of a JSON number as a decimal128(precision, scale) unscaled integer
 /// (value * 10^scale), analysed like ParseIntegral so that integers and decimals treat exponents
 /// alike: zero with any exponent is 0; kTooManyFractionalDigits when the value needs more than
 /// `scale` fractional digits (no rounding); kOverflow when it needs more than `precision` digits,
 /// however large the exponent. Requires 1 <= precision <= 38 and 0 <= scale <= precision.
-DecimalResult ScaleDecimal(const NumberParts& parts, int precision, int scale, __int128* unscaled);
+DecimalResult ScaleDecimal(const NumberParts& parts, DecimalDigits decimal, __int128* unscaled);
 
 }  // namespace higgins::arrow::json

@@ -87,20 +87,28 @@ Status TooPrecise(TimeUnit unit) {
                                  std::string(TimeUnitName(unit)) + ") holds");
 }
 
-/// Reads "HH:MM" plus optional ":SS" and fraction; `require_seconds` for times of day.
+/// A time of day: whole seconds since midnight [0, 86400) and the fraction of the next second in
+/// units of the TimeUnit it goes with [0, UnitsPerSecond(unit)).
+struct Clock {
+  int64_t seconds_of_day = 0;
+  int64_t fraction = 0;
+};
+
+/// Reads "HH:MM" plus optional ":SS" and fraction into `*clock`; `require_seconds` for times of
+/// day.
 Status ReadClock(std::string_view text, size_t* pos, TimeUnit unit, bool require_seconds,
-                 std::string_view what, int64_t* seconds, int64_t* fraction) {
+                 std::string_view what, Clock* clock) {
   const int hour = ReadDigits(text, pos, 2);
   if (hour < 0 || !Expect(text, pos, ':')) return Status::InvalidArgument(std::string(what));
   const int minute = ReadDigits(text, pos, 2);
   if (minute < 0) return Status::InvalidArgument(std::string(what));
   int second = 0;
-  *fraction = 0;
+  clock->fraction = 0;
   if (*pos < text.size() && text[*pos] == ':') {
     ++*pos;
     second = ReadDigits(text, pos, 2);
     if (second < 0) return Status::InvalidArgument(std::string(what));
-    switch (ReadFraction(text, pos, unit, fraction)) {
+    switch (ReadFraction(text, pos, unit, &clock->fraction)) {
       case FractionResult::kOk: break;
       case FractionResult::kSyntax: return Status::InvalidArgument(std::string(what));
       case FractionResult::kTooPrecise: return TooPrecise(unit);
@@ -111,7 +119,7 @@ Status ReadClock(std::string_view text, size_t* pos, TimeUnit unit, bool require
   if (hour > 23 || minute > 59 || second > 59) {
     return Status::InvalidArgument(std::string(what) + ": hour, minute or second out of range");
   }
-  *seconds = hour * int64_t{3600} + minute * int64_t{60} + second;
+  clock->seconds_of_day = hour * int64_t{3600} + minute * int64_t{60} + second;
   return Status::OK();
 }
 
@@ -138,6 +146,7 @@ bool ReadOffset(std::string_view text, size_t* pos, int64_t* offset_seconds) {
   return true;
 }
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (value, width) as printf's %0*d
 void AppendPadded(int64_t value, int width, std::string* out) {
   char digits[20];
   for (int i = width - 1; i >= 0; --i) {
@@ -147,15 +156,15 @@ void AppendPadded(int64_t value, int width, std::string* out) {
   out->append(digits, static_cast<size_t>(width));
 }
 
-void AppendClock(int64_t seconds_of_day, int64_t fraction, TimeUnit unit, std::string* out) {
-  AppendPadded(seconds_of_day / 3600, 2, out);
+void AppendClock(const Clock& clock, TimeUnit unit, std::string* out) {
+  AppendPadded(clock.seconds_of_day / 3600, 2, out);
   out->push_back(':');
-  AppendPadded(seconds_of_day / 60 % 60, 2, out);
+  AppendPadded(clock.seconds_of_day / 60 % 60, 2, out);
   out->push_back(':');
-  AppendPadded(seconds_of_day % 60, 2, out);
+  AppendPadded(clock.seconds_of_day % 60, 2, out);
   if (unit != TimeUnit::kSecond) {
     out->push_back('.');
-    AppendPadded(fraction, UnitDigits(unit), out);
+    AppendPadded(clock.fraction, UnitDigits(unit), out);
   }
 }
 
@@ -195,13 +204,14 @@ Result<int64_t> ParseTimestamp(std::string_view text, TimeUnit unit) {
     const char sep = text[pos];
     if (sep != 'T' && sep != 't' && sep != ' ') return Status::InvalidArgument(std::string(kWhat));
     ++pos;
-    int64_t clock = 0;
-    HIGGINS_RETURN_IF_ERROR(ReadClock(text, &pos, unit, false, kWhat, &clock, &fraction));
+    Clock clock;
+    HIGGINS_RETURN_IF_ERROR(ReadClock(text, &pos, unit, false, kWhat, &clock));
     int64_t offset = 0;
     if (!ReadOffset(text, &pos, &offset) || pos != text.size()) {
       return Status::InvalidArgument(std::string(kWhat));
     }
-    seconds += clock - offset;
+    seconds += clock.seconds_of_day - offset;
+    fraction = clock.fraction;
   }
   // Before the epoch, borrow a second so that the intermediate product cannot overflow when
   // the final value fits (e.g. the earliest nanosecond timestamp).
@@ -220,11 +230,10 @@ Result<int64_t> ParseTimestamp(std::string_view text, TimeUnit unit) {
 Result<int64_t> ParseTimeOfDay(std::string_view text, TimeUnit unit) {
   constexpr std::string_view kWhat = "not a time of day (HH:MM:SS[.fraction])";
   size_t pos = 0;
-  int64_t seconds = 0;
-  int64_t fraction = 0;
-  HIGGINS_RETURN_IF_ERROR(ReadClock(text, &pos, unit, true, kWhat, &seconds, &fraction));
+  Clock clock;
+  HIGGINS_RETURN_IF_ERROR(ReadClock(text, &pos, unit, true, kWhat, &clock));
   if (pos != text.size()) return Status::InvalidArgument(std::string(kWhat));
-  return seconds * UnitsPerSecond(unit) + fraction;
+  return clock.seconds_of_day * UnitsPerSecond(unit) + clock.fraction;
 }
 
 bool FormatDate(int64_t days, std::string* out) {
@@ -249,7 +258,7 @@ bool FormatTimestamp(int64_t value, TimeUnit unit, std::string* out) {
   const int64_t days = FloorDiv(seconds, kSecondsPerDay);
   if (!FormatDate(days, out)) return false;
   out->push_back('T');
-  AppendClock(seconds - days * kSecondsPerDay, fraction, unit, out);
+  AppendClock({.seconds_of_day = seconds - days * kSecondsPerDay, .fraction = fraction}, unit, out);
   out->push_back('Z');
   return true;
 }
@@ -257,7 +266,7 @@ bool FormatTimestamp(int64_t value, TimeUnit unit, std::string* out) {
 bool FormatTimeOfDay(int64_t value, TimeUnit unit, std::string* out) {
   const int64_t per_second = UnitsPerSecond(unit);
   if (value < 0 || value >= kSecondsPerDay * per_second) return false;
-  AppendClock(value / per_second, value % per_second, unit, out);
+  AppendClock({.seconds_of_day = value / per_second, .fraction = value % per_second}, unit, out);
   return true;
 }
 

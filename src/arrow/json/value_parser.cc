@@ -22,7 +22,10 @@ std::string Shown(std::string_view text, bool quoted) {
 }
 
 Status Error(StatusCode code, std::string what, std::string_view text, bool quoted) {
-  return Status(code, what + " (got " + Shown(text, quoted) + ")");
+  what += " (got ";
+  what += Shown(text, quoted);
+  what += ')';
+  return Status(code, std::move(what));
 }
 
 Status OutOfRangeError(const DataType& type, std::string_view text, bool quoted) {
@@ -80,7 +83,8 @@ Status AppendIntegerValue(ArrayBuilder* builder, __int128 v, std::string_view te
     case TypeId::kUInt64: return AppendChecked<uint64_t>(builder, v, text, quoted);
     case TypeId::kTime32:
     case TypeId::kTime64: {
-      if (v < 0 || v >= kSecondsPerDay * UnitsPerSecond(type.unit())) {
+      const int64_t units_per_day = kSecondsPerDay * UnitsPerSecond(type.unit());
+      if (v < 0 || v >= units_per_day) {
         return OutOfRangeError(type, text, quoted);
       }
       if (type.id() == TypeId::kTime32) {
@@ -200,7 +204,7 @@ Status AppendDecimalText(ArrayBuilder* builder, std::string_view text, bool quot
                  quoted);
   }
   __int128 unscaled = 0;
-  switch (ScaleDecimal(parts, type.precision(), type.scale(), &unscaled)) {
+  switch (ScaleDecimal(parts, {.precision = type.precision(), .scale = type.scale()}, &unscaled)) {
     case DecimalResult::kOk: builder->AppendDecimal128(unscaled); return Status::OK();
     case DecimalResult::kTooManyFractionalDigits:
       return Error(StatusCode::kInvalidArgument,
