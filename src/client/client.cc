@@ -179,7 +179,7 @@ Result<uint64_t> Client::UploadModule(std::string_view name, std::span<const uin
   return Guard([&]() -> Result<uint64_t> {
     auto slot = impl_->dispatcher_->Send(client_internal::UploadModuleRequest(name, wasm));
     HIGGINS_ASSIGN_OR_RETURN(wire::Message reply, slot->Take());
-    return client_internal::DecodeUploadModule(std::move(reply));
+    return client_internal::DecodeUploadModule(reply);
   });
 }
 

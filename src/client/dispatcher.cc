@@ -121,7 +121,7 @@ void Dispatcher::ReadLoop() {
     } catch (const std::exception& e) {
       ended = Status::Internal(std::string("reading replies failed: ") + e.what());
     }
-    Close(std::move(ended));
+    Close(ended);
   } catch (...) {
     // No exception leaves the thread; waiting calls then end at their timeout or Stop().
     ::shutdown(fd_.get(), SHUT_RDWR);

@@ -39,8 +39,8 @@ void Session::Push(const higgins::wire::Message& message) {
 void Session::Start() {
   // Pushes hold the session weakly: a closed session is not kept alive by its subscriptions.
   connection_.push = [weak = std::weak_ptr<Session>(shared_from_this())](
-                         higgins::wire::Message message) {
-    if (auto self = weak.lock()) self->Push(std::move(message));
+                         const higgins::wire::Message& message) {
+    if (auto self = weak.lock()) self->Push(message);
   };
   // Pushes stop while the unsent backlog is full (a consumer that does not read), and resume
   // once writes make room (the write completion calls ConnectionReady).
@@ -261,7 +261,7 @@ asio::awaitable<void> Session::ReadLoop() {
       break;
     }
     Status status = decoder_.Consume({buffer.data(), n});
-    while (auto body = decoder_.Next()) Dispatch(std::move(*body));
+    while (auto body = decoder_.Next()) Dispatch(*body);
     if (!status.ok()) {
       Complete(ReserveSlot(), Frame(MakeErrorMessage(higgins::wire::Error::FRAME_TOO_LARGE,
                                                      status.message(), nullptr)));
