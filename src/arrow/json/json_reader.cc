@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -17,6 +18,8 @@ namespace od = simdjson::ondemand;
 
 /// Buffers above this size are released after a call instead of kept for the thread's next one.
 constexpr size_t kRetainedBytes = size_t{16} << 20;
+/// The smallest simdjson batch (document_stream window) asked for.
+constexpr size_t kMinBatchBytes = size_t{4} << 10;
 
 /// A parser and a padded input buffer per thread, reused across calls so that small requests do
 /// not pay for allocation. ReadJson never re-enters itself, so one per thread suffices.
@@ -99,17 +102,21 @@ std::string ExcerptAt(const char* location, const char* end) {
 
 class Reader {
  public:
-  Reader(const SchemaPtr& schema, const JsonReadOptions& options, const char* data, size_t size)
-      : options_(options),
-        data_(data),
-        end_(data + size),
-        rows_(schema, options.unknown_fields, data, size) {}
+  Reader(const SchemaPtr& schema, const JsonReadOptions& options)
+      : options_(options), rows_(schema, options.unknown_fields, nullptr, 0) {}
 
-  Status Run(od::parser* parser, size_t start, JsonFormat format) {
+  /// Appends the rows of `input` (its bytes are a padded copy, see ThreadState::Load), read
+  /// from byte `start` in `format`.
+  Status Run(od::parser* parser, std::string_view input, size_t start, JsonFormat format) {
+    data_ = input.data();
+    end_ = input.data() + input.size();
+    rows_.SetInput(input.data(), input.size());
     return format == JsonFormat::kNdjson ? RunStream(parser, start)
                                          : RunSingle(parser, start, format);
   }
 
+  int64_t num_rows() const { return rows_.num_rows(); }
+  void ReserveScaled(double scale, int64_t input_size) { rows_.ReserveScaled(scale, input_size); }
   Result<RecordBatch> Finish() { return rows_.Finish(); }
 
  private:
@@ -163,7 +170,9 @@ class Reader {
     const size_t size = static_cast<size_t>(end_ - data_) - start;
     // No documents; simdjson 3.0.1 reports nonsense truncated_bytes() for empty input.
     if (std::all_of(data_ + start, end_, IsJsonSpace)) return Status::OK();
-    const size_t batch_size = std::max<size_t>(size, simdjson::dom::MINIMAL_BATCH_SIZE);
+    // A power of two: simdjson reallocates its buffers whenever the batch size changes, which
+    // for a stream of small payloads of varying sizes would be every call.
+    const size_t batch_size = std::bit_ceil(std::max<size_t>(size, kMinBatchBytes));
     od::document_stream stream;
     if (auto error = parser->iterate_many(data_ + start, size, batch_size).get(stream)) {
       return InputFailure(error, size);
@@ -229,26 +238,67 @@ class Reader {
     return Status::OK();
   }
 
-  const JsonReadOptions& options_;
-  const char* data_;
-  const char* end_;
+  JsonReadOptions options_;
+  const char* data_ = nullptr;
+  const char* end_ = nullptr;
   JsonRowBuilder rows_;
 };
 
-}  // namespace
-
-Result<RecordBatch> ReadJson(std::string_view bytes, const SchemaPtr& schema,
-                             const JsonReadOptions& options) {
+/// Appends `bytes` to `reader` with the thread's parser and buffer.
+Status AppendTo(Reader* reader, std::string_view bytes, JsonFormat requested) {
   ThreadState& state = State();
   const char* data = state.Load(bytes);
   const size_t start = ContentStart(bytes);
-  const JsonFormat format =
-      options.format == JsonFormat::kAuto ? DetectFormat(bytes, start) : options.format;
-  Reader reader(schema, options, data, bytes.size());
-  Status status = reader.Run(&state.parser, start, format);
-  Result<RecordBatch> result = status.ok() ? reader.Finish() : Result<RecordBatch>(status);
+  const JsonFormat format = requested == JsonFormat::kAuto ? DetectFormat(bytes, start) : requested;
+  Status status = reader->Run(&state.parser, {data, bytes.size()}, start, format);
   state.Trim();
-  return result;
+  return status;
+}
+
+}  // namespace
+
+struct JsonBatchReader::Impl {
+  Impl(const SchemaPtr& schema, const JsonReadOptions& options)
+      : format(options.format), reader(schema, options) {}
+  JsonFormat format;
+  Reader reader;
+  size_t expected_bytes = 0;
+  bool first = true;
+};
+
+JsonBatchReader::JsonBatchReader(const SchemaPtr& schema, const JsonReadOptions& options)
+    : impl_(std::make_unique<Impl>(schema, options)) {}
+
+JsonBatchReader::~JsonBatchReader() = default;
+
+void JsonBatchReader::ExpectBytes(size_t bytes) {
+  impl_->expected_bytes = bytes;
+}
+
+Status JsonBatchReader::Append(std::string_view bytes) {
+  HIGGINS_RETURN_IF_ERROR(AppendTo(&impl_->reader, bytes, impl_->format));
+  if (impl_->first && !bytes.empty() && impl_->expected_bytes > bytes.size()) {
+    impl_->reader.ReserveScaled(
+        static_cast<double>(impl_->expected_bytes) / static_cast<double>(bytes.size()),
+        static_cast<int64_t>(impl_->expected_bytes));
+  }
+  impl_->first = false;
+  return Status::OK();
+}
+
+int64_t JsonBatchReader::num_rows() const {
+  return impl_->reader.num_rows();
+}
+
+Result<RecordBatch> JsonBatchReader::Finish() {
+  return impl_->reader.Finish();
+}
+
+Result<RecordBatch> ReadJson(std::string_view bytes, const SchemaPtr& schema,
+                             const JsonReadOptions& options) {
+  Reader reader(schema, options);
+  HIGGINS_RETURN_IF_ERROR(AppendTo(&reader, bytes, options.format));
+  return reader.Finish();
 }
 
 }  // namespace higgins::arrow::json

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "arrow/validate.h"
+
 namespace higgins::arrow::json {
 namespace {
 
@@ -358,6 +360,56 @@ TEST(JsonReaderTest, ManyRowsWithMixedShapes) {
   EXPECT_EQ(batch.column(0).Value<int64_t>(2998), -2998);
   EXPECT_TRUE(batch.column(0).IsNull(2999));
   EXPECT_EQ(batch.column(0).null_count(), 1000);
+}
+
+// Several inputs, one batch: how coalesced one-row produces are read.
+TEST(JsonBatchReaderTest, RowsOfEveryInputInOrderInOneBatch) {
+  JsonBatchReader reader(FlightSchema());
+  ASSERT_TRUE(reader.Append(kFlight1).ok());
+  EXPECT_EQ(reader.num_rows(), 1);
+  ASSERT_TRUE(reader.Append(std::string(kFlight2) + "\n" + std::string(kFlight1)).ok());
+  EXPECT_EQ(reader.num_rows(), 3);
+  ASSERT_TRUE(reader.Append("[" + std::string(kFlight2) + "]").ok());
+  EXPECT_EQ(reader.num_rows(), 4);
+  auto batch = reader.Finish();
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  ASSERT_EQ(batch->num_rows(), 4);
+  EXPECT_EQ(batch->column(3).BinaryValue(0), "SAN");
+  EXPECT_EQ(batch->column(3).BinaryValue(1), "LAX");
+  EXPECT_EQ(batch->column(3).BinaryValue(2), "SAN");
+  EXPECT_EQ(batch->column(1).Value<int32_t>(3), -5);
+  EXPECT_TRUE(ValidateFull(*batch).ok());
+}
+
+TEST(JsonBatchReaderTest, ABadInputIsRefusedWithReadJsonsError) {
+  JsonBatchReader reader(FlightSchema());
+  ASSERT_TRUE(reader.Append(kFlight1).ok());
+  Status s = reader.Append(R"({"date":"x","delay":"late","distance":1,"origin":"A","destination":"B"})");
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.ToString();
+  EXPECT_NE(s.message().find("field 'delay'"), std::string::npos) << s.message();
+  JsonBatchReader other(FlightSchema());
+  EXPECT_FALSE(other.Append("{").ok());
+}
+
+// Many small inputs of varying sizes, as a stream of one-row requests sends them: the thread's
+// parser is reused (no reallocation per size) and every row comes back.
+TEST(JsonBatchReaderTest, ManySmallInputsOfVaryingSize) {
+  JsonBatchReader reader(FlightSchema());
+  for (int i = 0; i < 1000; ++i) {
+    const std::string row = R"({"date":")" + std::string(static_cast<size_t>(i % 37), 'd') +
+                            R"(","delay":)" + std::to_string(i) +
+                            R"(,"distance":1,"origin":"O","destination":"D"})";
+    ASSERT_TRUE(reader.Append(row).ok()) << row;
+    // ReadJson on the same thread in between shares the parser.
+    if (i % 100 == 0) ExpectFlights(ReadOk(std::string(kFlight1) + "\n" + std::string(kFlight2), FlightSchema()));
+  }
+  auto batch = reader.Finish();
+  ASSERT_TRUE(batch.ok());
+  ASSERT_EQ(batch->num_rows(), 1000);
+  for (int i = 0; i < 1000; i += 97) {
+    EXPECT_EQ(batch->column(1).Value<int32_t>(i), i);
+    EXPECT_EQ(batch->column(0).BinaryValue(i).size(), static_cast<size_t>(i % 37));
+  }
 }
 
 }  // namespace

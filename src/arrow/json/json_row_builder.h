@@ -33,6 +33,18 @@ class JsonRowBuilder {
 
   int64_t num_rows() const { return num_rows_; }
 
+  /// The next rows come from `size` bytes at `input` (a padded copy, as for the constructor):
+  /// rows keep accumulating, error positions refer to the new input.
+  void SetInput(const char* input, size_t size) {
+    input_ = input;
+    input_end_ = input + size;
+  }
+
+  /// Reserves builder space for `scale` times the rows (and string bytes) appended so far, at
+  /// most what `input_size` bytes of JSON could hold: for inputs yet to come that resemble
+  /// those read (JsonBatchReader::ExpectBytes).
+  void ReserveScaled(double scale, int64_t input_size);
+
   /// The built batch; the builders are reset.
   Result<RecordBatch> Finish();
 
