@@ -1,5 +1,6 @@
 // Storage that keeps the appended RecordBatch objects in memory (no serialisation).
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -22,12 +23,13 @@ bool SameFields(const arrow::Schema& a, const arrow::Schema& b) {
 }
 
 /// The contents of one bucket, shared by the storage and every log opened on it. Append-only;
-/// `mutex` guards `entries` (a vector: appends may move it, so readers copy under the lock).
+/// `mutex` guards `entries` (readers copy an entry under the lock). A deque: an append never moves
+/// the entries already held, so a long log costs no pause to grow.
 struct MemoryBucket {
   explicit MemoryBucket(arrow::SchemaPtr s) : schema(std::move(s)) {}
   const arrow::SchemaPtr schema;
   mutable std::mutex mutex;
-  std::vector<std::pair<EntryInfo, arrow::RecordBatch>> entries;
+  std::deque<std::pair<EntryInfo, arrow::RecordBatch>> entries;
   Sequence next_sequence;
 };
 
