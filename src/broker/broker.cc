@@ -10,6 +10,7 @@
 #include "common/all_of.h"
 #include "common/file_util.h"
 #include "config/configuration.h"
+#include "higgins/arrow/ipc/reader.h"
 #include "stream/window_view.h"
 
 namespace higgins::broker {
@@ -460,39 +461,111 @@ Result<std::shared_ptr<stream::StreamLog>> Broker::FindStream(std::string_view n
 
 // (stream name, payload) is the order of every produce API; swapped, the payload names no
 // stream and the produce fails with NotFound.
-// NOLINTNEXTLINE(bugprone-easily-swappable-parameters)
-void Broker::Produce(std::string_view stream_name, std::string_view payload,
-                     stream::PayloadFormat format, stream::GroupCommitter::Done done) {
-  auto stream = FindStream(stream_name);
-  if (!stream.ok()) return done(stream.status());
+Result<std::shared_ptr<stream::StreamLog>> Broker::ProducibleStream(
+    std::string_view stream_name) {
+  HIGGINS_ASSIGN_OR_RETURN(auto stream, FindStream(stream_name));
   {
     std::shared_lock lock(mu_);
     const auto* decl = topography_.FindStream(stream_name);
     if (decl == nullptr) {
-      return done(Status::InvalidArgument(
+      return Status::InvalidArgument(
           "stream '" + std::string(stream_name) +
-          "' holds the errors of a derived stream: its records are written by the broker"));
+          "' holds the errors of a derived stream: its records are written by the broker");
     }
     if (decl->kind != config::StreamKind::kSource) {
-      return done(
-          Status::InvalidArgument("stream '" + std::string(stream_name) + "' is derived (" +
-                                  std::string(config::StreamKindName(decl->kind)) +
-                                  "): its records are produced by the broker, not by clients"));
+      return Status::InvalidArgument("stream '" + std::string(stream_name) + "' is derived (" +
+                                     std::string(config::StreamKindName(decl->kind)) +
+                                     "): its records are produced by the broker, not by clients");
     }
   }
-  Status failure = (*stream)->failure();
-  if (!failure.ok()) return done(failure);
+  HIGGINS_RETURN_IF_ERROR(stream->failure());
+  return stream;
+}
+
+void Broker::Commit(std::shared_ptr<stream::StreamLog> stream, stream::PreparedProduce prepared,
+                    ProduceDone done) {
+  if (!stream->syncs()) {
+    // Nothing to wait for: commit on this thread, sparing two thread hand-offs per request.
+    return done(stream->CommitNow(prepared, NowMs()));
+  }
+  committer_.Submit(std::move(stream), std::move(prepared), std::move(done));
+}
+
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters)
+void Broker::Produce(std::string_view stream_name, std::string_view payload,
+                     stream::PayloadFormat format, ProduceDone done) {
+  auto stream = ProducibleStream(stream_name);
+  if (!stream.ok()) return done(stream.status());
   auto prepared = (*stream)->Prepare(payload, format);
   if (!prepared.ok()) {
     return done(
         prepared.status().WithContext("produce to stream '" + std::string(stream_name) + "'"));
   }
-  if (!(*stream)->syncs()) {
-    // Nothing to wait for: commit on this thread, sparing two thread hand-offs per request.
-    const int64_t now = options_.clock ? options_.clock() : stream::GroupCommitter::SystemNowMs();
-    return done((*stream)->CommitNow(*prepared, now));
+  Commit(*std::move(stream), *std::move(prepared), std::move(done));
+}
+
+namespace {
+
+bool IsJson(const BrokerApi::ProduceItem& item) {
+  return item.format == stream::PayloadFormat::kJson ||
+         (item.format == stream::PayloadFormat::kAuto && !arrow::ipc::LooksLikeIpc(item.payload));
+}
+
+}  // namespace
+
+void Broker::ProduceMany(std::string_view stream_name, std::span<ProduceItem> items) {
+  if (items.size() == 1) {
+    return Produce(stream_name, items[0].payload, items[0].format, std::move(items[0].done));
   }
-  committer_.Submit(*std::move(stream), *std::move(prepared), std::move(done));
+  if (items.empty()) return;
+  auto stream = ProducibleStream(stream_name);
+  if (!stream.ok()) {
+    for (auto& item : items) item.done(stream.status());
+    return;
+  }
+  size_t i = 0;
+  while (i < items.size()) {
+    size_t end = i;
+    while (end < items.size() && IsJson(items[end])) ++end;
+    if (end - i >= 2) {
+      ProduceCoalesced(*stream, stream_name, items.subspan(i, end - i));
+      i = end;
+    } else {
+      Produce(stream_name, items[i].payload, items[i].format, std::move(items[i].done));
+      ++i;
+    }
+  }
+}
+
+void Broker::ProduceCoalesced(const std::shared_ptr<stream::StreamLog>& stream,
+                              std::string_view stream_name, std::span<ProduceItem> items) {
+  std::vector<std::string_view> payloads;
+  payloads.reserve(items.size());
+  for (const auto& item : items) payloads.push_back(item.payload);
+  auto prepared = stream->PrepareJson(payloads);
+  if (!prepared.ok()) {
+    // Some payload is bad: one by one, so that it alone fails, with its own error.
+    for (auto& item : items) Produce(stream_name, item.payload, item.format, std::move(item.done));
+    return;
+  }
+  std::vector<ProduceDone> dones;
+  dones.reserve(items.size());
+  for (auto& item : items) dones.push_back(std::move(item.done));
+  std::vector<int64_t> request_rows = prepared->request_rows;
+  Commit(stream, *std::move(prepared),
+         [dones = std::move(dones),
+          request_rows = std::move(request_rows)](Result<stream::ProduceResult> result) {
+           Result<std::vector<stream::ProduceResult>> parts =
+               result.ok() ? stream::SplitResult(*result, request_rows)
+                           : Result<std::vector<stream::ProduceResult>>(result.status());
+           for (size_t k = 0; k < dones.size(); ++k) {
+             if (parts.ok()) {
+               dones[k](std::move((*parts)[k]));
+             } else {
+               dones[k](parts.status());
+             }
+           }
+         });
 }
 
 std::optional<Broker::WindowSource> Broker::FindWindow(std::string_view name) const {

@@ -101,6 +101,10 @@ class Broker final : public BrokerApi {
   /// (for errors found before queueing) or on the committer thread.
   void Produce(std::string_view stream, std::string_view payload, stream::PayloadFormat format,
                ProduceDone done) override;
+  /// Coalesces each run of consecutive JSON items (StreamLog::PrepareJson) into one commit
+  /// whose result is split per item (stream::SplitResult); when a run fails to prepare, its
+  /// items are produced one by one, so each gets its own answer. Other items go to Produce.
+  void ProduceMany(std::string_view stream, std::span<ProduceItem> items) override;
 
   /// Answers from the stream's index and storage; a window stream's windows are computed from
   /// its base (stream/window_view.h). A range stops at BrokerOptions::max_range_records.
@@ -156,6 +160,16 @@ class Broker final : public BrokerApi {
   void Shutdown();
 
  private:
+  /// The source stream `name`, ready for produces. Errors: NotFound, InvalidArgument (derived or
+  /// error stream), the stream's failure().
+  Result<std::shared_ptr<stream::StreamLog>> ProducibleStream(std::string_view name);
+  /// Commits prepared rows: at once on this thread when the stream does not sync, else through
+  /// the group committer.
+  void Commit(std::shared_ptr<stream::StreamLog> stream, stream::PreparedProduce prepared,
+              ProduceDone done);
+  /// ProduceMany for a run of at least two JSON items.
+  void ProduceCoalesced(const std::shared_ptr<stream::StreamLog>& stream,
+                        std::string_view stream_name, std::span<ProduceItem> items);
   explicit Broker(BrokerOptions options);
   Status Restore();
   Status OpenStorages(const config::Topography& topography);

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,6 +94,19 @@ class BrokerApi {
   /// NotSupported (a derived stream), ResourceExhausted, IOError.
   virtual void Produce(std::string_view stream, std::string_view payload,
                        stream::PayloadFormat format, ProduceDone done) = 0;
+  /// One produce request of ProduceMany. `payload` needs to stay valid only until ProduceMany
+  /// returns.
+  struct ProduceItem {
+    std::string_view payload;
+    stream::PayloadFormat format = stream::PayloadFormat::kAuto;
+    ProduceDone done;
+  };
+  /// Produce for several requests to one stream, committed in order. Each item is answered as
+  /// if produced alone (its own rows and offsets; a bad payload fails only its own item), but
+  /// consecutive JSON items are coalesced: their rows are appended as one log entry per bucket
+  /// (on durable storage under one fsync), so that many one-row requests cost about one
+  /// request of many rows. Errors: those of Produce, per item.
+  virtual void ProduceMany(std::string_view stream, std::span<ProduceItem> items) = 0;
   /// Read-your-writes for a produce: `done(OK)` once every derived stream fed by `stream` has
   /// processed `produced`, or DeadlineExceeded naming the streams behind after `timeout`.
   virtual void WaitForDerived(std::string_view stream, const stream::ProduceResult& produced,

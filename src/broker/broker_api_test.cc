@@ -100,6 +100,59 @@ TEST_F(BrokerApiTest, AProduceIsAnsweredWithDenseOffsetsPerPartitionKey) {
   EXPECT_EQ(second->offsets, (std::vector<uint64_t>{2}));
 }
 
+// ProduceMany: one answer per item, in order, as if each was produced alone.
+std::vector<Result<stream::ProduceResult>> ProduceMany(BrokerApi& api, std::string_view stream,
+                                                       const std::vector<std::string>& payloads) {
+  std::vector<std::promise<Result<stream::ProduceResult>>> done(payloads.size());
+  std::vector<BrokerApi::ProduceItem> items;
+  for (size_t i = 0; i < payloads.size(); ++i) {
+    items.push_back({payloads[i], stream::PayloadFormat::kAuto,
+                     [&done, i](Result<stream::ProduceResult> r) { done[i].set_value(std::move(r)); }});
+  }
+  api.ProduceMany(stream, items);
+  std::vector<Result<stream::ProduceResult>> results;
+  for (auto& d : done) results.push_back(d.get_future().get());
+  return results;
+}
+
+TEST_F(BrokerApiTest, CoalescedProducesAreEachAnsweredWithTheirOwnOffsets) {
+  std::vector<std::string> payloads;
+  for (int i = 0; i < 5; ++i) payloads.push_back(R"({"id":"a","data":)" + std::to_string(i) + "}");
+  payloads.push_back(R"([{"id":"b","data":10},{"id":"a","data":5}])");
+  auto results = ProduceMany(api(), "amount", payloads);
+  for (size_t i = 0; i < 5; ++i) {
+    ASSERT_TRUE(results[i].ok()) << results[i].status().ToString();
+    EXPECT_EQ(results[i]->offsets, (std::vector<uint64_t>{i}));
+    EXPECT_EQ(results[i]->partitions, (std::vector<std::string>{"a"}));
+  }
+  ASSERT_TRUE(results[5].ok());
+  EXPECT_EQ(results[5]->partitions, (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ(results[5]->offsets, (std::vector<uint64_t>{0, 5}));
+  Restart();  // file storage: committed and fsynced as one entry, recovered as one
+  auto range = Query(Kind::kRange, "amount", "a", 0, 10);
+  ASSERT_TRUE(range.ok()) << range.status().ToString();
+  EXPECT_EQ(Data(*range), (std::vector<int32_t>{0, 1, 2, 3, 4, 5}));
+}
+
+TEST_F(BrokerApiTest, ABadPayloadAmongCoalescedProducesFailsOnlyItself) {
+  auto results = ProduceMany(api(), "amount",
+                             {R"({"id":"a","data":1})", R"({"id":"a","data":"one"})", "",
+                              R"({"id":"a","data":2})"});
+  ASSERT_TRUE(results[0].ok()) << results[0].status().ToString();
+  EXPECT_EQ(results[0]->offsets, (std::vector<uint64_t>{0}));
+  EXPECT_EQ(results[1].status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(results[1].status().message().find("row 0, field 'data'"), std::string::npos)
+      << results[1].status().message();
+  EXPECT_EQ(results[2].status().code(), StatusCode::kInvalidArgument);
+  ASSERT_TRUE(results[3].ok());
+  EXPECT_EQ(results[3]->offsets, (std::vector<uint64_t>{1}));
+  // A derived stream refuses every item; so does a stream that does not exist.
+  for (const char* stream : {"amount_windows", "nope"}) {
+    auto refused = ProduceMany(api(), stream, {R"({"id":"a","data":1})", R"({"id":"a","data":2})"});
+    for (const auto& r : refused) EXPECT_FALSE(r.ok()) << stream;
+  }
+}
+
 TEST_F(BrokerApiTest, EachQueryKindAnswersTheRecordsItNames) {
   ASSERT_TRUE(Produce(R"([{"id":"a","data":1},{"id":"a","data":2},{"id":"a","data":3}])").ok());
 

@@ -222,11 +222,11 @@ Result<broker::QueryRequest> ToQuery(const higgins::wire::Index& index, std::str
 
 }  // namespace
 
-void RequestHandler::Produce(const Message& request, Reply reply) {
+broker::BrokerApi::ProduceDone RequestHandler::ProduceReply(const Message& request, Reply reply) {
   const auto& body = request.producerequest();
-  auto on_done = [this, reply = std::move(reply), r = ReplyTo(request, Message::PRODUCERESPONSE),
-                  wait = body.wait_for_derived(), timeout = WaitTimeout(body.wait_timeout_ms()),
-                  stream = body.stream_name()](Result<stream::ProduceResult> result) mutable {
+  return [this, reply = std::move(reply), r = ReplyTo(request, Message::PRODUCERESPONSE),
+          wait = body.wait_for_derived(), timeout = WaitTimeout(body.wait_timeout_ms()),
+          stream = body.stream_name()](Result<stream::ProduceResult> result) mutable {
     auto* response = r.mutable_produceresponse();
     if (!result.ok()) {
       SetError(response, result.status());
@@ -250,8 +250,63 @@ void RequestHandler::Produce(const Message& request, Reply reply) {
           reply(std::move(r));
         });
   };
+}
+
+void RequestHandler::Produce(const Message& request, Reply reply) {
+  const auto& body = request.producerequest();
   broker_->Produce(body.stream_name(), body.payload(), FromProto(body.format()),
-                   std::move(on_done));
+                   ProduceReply(request, std::move(reply)));
+}
+
+void RequestHandler::HandleProduces(std::span<QueuedProduce> produces) {
+  std::vector<broker::BrokerApi::ProduceItem> items;
+  size_t i = 0;
+  while (i < produces.size()) {
+    // A run of requests to one stream, each checked as Handle checks it.
+    const std::string& stream = produces[i].request.producerequest().stream_name();
+    items.clear();
+    size_t end = i;
+    for (; end < produces.size(); ++end) {
+      const Message& request = produces[end].request;
+      if (request.type() != Message::PRODUCEREQUEST || !request.has_producerequest() ||
+          request.producerequest().stream_name() != stream) {
+        break;
+      }
+    }
+    if (end == i) {  // not a produce request with a body: Handle answers it
+      Handle(produces[i].request, std::move(produces[i].reply));
+      ++i;
+      continue;
+    }
+    // Every request gets one reply, even when something below throws (as in Handle).
+    struct Slot {
+      Reply reply;
+      std::atomic<bool> answered{false};
+    };
+    auto slots = std::make_shared<std::vector<Slot>>(end - i);
+    for (size_t k = i; k < end; ++k) {
+      const auto& body = produces[k].request.producerequest();
+      (*slots)[k - i].reply = std::move(produces[k].reply);
+      Reply once = [slots, n = k - i](Message m) {
+        Slot& slot = (*slots)[n];
+        if (!slot.answered.exchange(true)) slot.reply(std::move(m));
+      };
+      items.push_back({body.payload(), FromProto(body.format()),
+                       ProduceReply(produces[k].request, std::move(once))});
+    }
+    try {
+      broker_->ProduceMany(stream, items);
+    } catch (const std::exception& e) {
+      for (size_t k = i; k < end; ++k) {
+        Slot& slot = (*slots)[k - i];
+        if (slot.answered.exchange(true)) continue;
+        slot.reply(MakeErrorMessage(higgins::wire::Error::UNKNOWN,
+                                    std::string("the broker failed on this request: ") + e.what(),
+                                    &produces[k].request));
+      }
+    }
+    i = end;
+  }
 }
 
 void RequestHandler::WaitThenGetIndex(const Message& request, Reply reply) {

@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <memory>
+#include <span>
 
 #include "broker/broker_api.h"
 #include "common/serial_executor.h"
@@ -38,6 +39,17 @@ class RequestHandler {
   /// A connection whose Connection::ready said no has room for pushes again.
   void ConnectionReady(uint64_t connection);
 
+  /// A produce request waiting to be handled with others (ProduceCoalescer).
+  struct QueuedProduce {
+    higgins::wire::Message request;
+    Reply reply;
+  };
+  /// Handles produce requests together: each run of consecutive requests to one stream goes to
+  /// BrokerApi::ProduceMany, so that their rows are committed as one log entry; each request
+  /// gets the reply Handle would give it, from the thread Handle would give it from. A
+  /// request that is not a produce with a body goes to Handle. The replies are moved out.
+  void HandleProduces(std::span<QueuedProduce> produces);
+
  private:
   higgins::wire::Message Ping(const higgins::wire::Message& request);
   higgins::wire::Message CreateConfiguration(const higgins::wire::Message& request);
@@ -49,6 +61,9 @@ class RequestHandler {
   void WaitThenGetIndex(const higgins::wire::Message& request, Reply reply);
   higgins::wire::Message Metadata(const higgins::wire::Message& request);
   void Produce(const higgins::wire::Message& request, Reply reply);
+  /// The completion of `request`'s produce: builds its reply, waits for derived streams if it
+  /// asks to, and calls `reply`.
+  broker::BrokerApi::ProduceDone ProduceReply(const higgins::wire::Message& request, Reply reply);
   void HandleOrThrow(const higgins::wire::Message& request, const Reply& reply,
                      const Connection* connection);
   void RunAdmin(const higgins::wire::Message& request, Reply reply,

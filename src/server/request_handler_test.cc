@@ -150,6 +150,65 @@ TEST_F(RequestHandlerTest, AnExceptionBelowTheAdapterIsAnsweredNotPropagated) {
   EXPECT_NE(reply.error().message().find("out of memory in a library"), std::string::npos);
 }
 
+Message ProduceTo(std::string_view stream, uint64_t id) {
+  Message m;
+  m.set_type(Message::PRODUCEREQUEST);
+  m.set_correlationid(id);
+  m.mutable_producerequest()->set_stream_name(std::string(stream));
+  m.mutable_producerequest()->set_payload(R"({"id":"a"})");
+  return m;
+}
+
+// Produces handled together reach the broker as runs to one stream; each gets its own reply.
+TEST_F(RequestHandlerTest, QueuedProducesGoToTheBrokerAsRunsToOneStream) {
+  stream::ProduceResult result;
+  result.partitions = {"a"};
+  result.partition_indexes = {0};
+  result.offsets = {1};
+  broker_.produce_result = result;
+  std::vector<Message> replies;
+  std::vector<RequestHandler::QueuedProduce> queued;
+  const char* streams[] = {"x", "x", "x", "y", "x", "x"};
+  for (uint64_t i = 0; i < 6; ++i) {
+    queued.push_back({ProduceTo(streams[i], 100 + i), [&](Message m) { replies.push_back(m); }});
+  }
+  Message ping;
+  ping.set_type(Message::PING);
+  ping.set_correlationid(200);
+  ping.mutable_ping()->set_data("x");
+  queued.push_back({ping, [&](Message m) { replies.push_back(m); }});
+  {
+    RequestHandler handler(&broker_, 1u << 20);
+    handler.HandleProduces(queued);
+  }
+  EXPECT_EQ(broker_.produce_many_sizes, (std::vector<size_t>{3, 1, 2}));
+  ASSERT_EQ(broker_.produces.size(), 6u);
+  EXPECT_EQ(broker_.produces[3].stream, "y");
+  ASSERT_EQ(replies.size(), 7u);
+  for (uint64_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(replies[i].correlationid(), 100 + i);
+    EXPECT_EQ(replies[i].type(), Message::PRODUCERESPONSE);
+    EXPECT_EQ(replies[i].produceresponse().offsets_size(), 1);
+  }
+  EXPECT_EQ(replies[6].type(), Message::PONG);
+}
+
+TEST_F(RequestHandlerTest, AnExceptionBelowQueuedProducesAnswersEachOfThem) {
+  broker_.throw_on_produce = true;
+  std::vector<Message> replies;
+  std::vector<RequestHandler::QueuedProduce> queued;
+  for (uint64_t i = 0; i < 3; ++i) {
+    queued.push_back({ProduceTo("x", 100 + i), [&](Message m) { replies.push_back(m); }});
+  }
+  RequestHandler handler(&broker_, 1u << 20);
+  handler.HandleProduces(queued);
+  ASSERT_EQ(replies.size(), 3u);
+  for (uint64_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(replies[i].type(), Message::ERROR);
+    EXPECT_EQ(replies[i].correlationid(), 100 + i);
+  }
+}
+
 TEST_F(RequestHandlerTest, WireIndexesBecomeTypedQueriesWithUnpaddedKeys) {
   broker_.query_answer = Answer(R"({"id":"k","data":5})", 9);
   Message request = GetIndex(Index::RANGE, "amount", protocol::EncodePartitionName("k"));

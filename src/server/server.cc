@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/produce_coalescer.h"
 #include "server/session.h"
 
 namespace higgins::server {
@@ -12,7 +13,11 @@ Server::Server(std::vector<asio::io_context*> contexts, RequestHandler* handler,
       contexts_(std::move(contexts)),
       handler_(handler),
       options_(std::move(options)),
-      acceptor_(io_) {}
+      acceptor_(io_) {
+  for (asio::io_context* context : contexts_) {
+    coalescers_.push_back(std::make_shared<ProduceCoalescer>(*context, handler_));
+  }
+}
 
 Server::~Server() = default;
 
@@ -35,7 +40,8 @@ Status Server::Start() {
 asio::awaitable<void> Server::Accept() {
   while (true) {
     asio::error_code ec;
-    asio::io_context& context = *contexts_[next_context_++ % contexts_.size()];
+    const size_t context_index = next_context_++ % contexts_.size();
+    asio::io_context& context = *contexts_[context_index];
     asio::ip::tcp::socket socket =
         co_await acceptor_.async_accept(context, asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
@@ -45,7 +51,8 @@ asio::awaitable<void> Server::Accept() {
       continue;
     }
     socket.set_option(asio::ip::tcp::no_delay(true), ec);
-    auto session = std::make_shared<Session>(this, std::move(socket));
+    auto session =
+        std::make_shared<Session>(this, coalescers_[context_index].get(), std::move(socket));
     std::lock_guard lock(mu_);
     if (stopping_) co_return;
     if (sessions_.size() >= options_.max_connections) {

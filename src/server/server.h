@@ -29,6 +29,7 @@ struct ServerOptions {
 };
 
 class Session;
+class ProduceCoalescer;
 
 /// The TCP listener (docs/protocol.md): one Session per connection, each reading
 /// frames, handing requests to the RequestHandler as they arrive (so pipelined requests are
@@ -61,6 +62,7 @@ class Server {
 
   asio::io_context& io_;  // contexts_[0]: the acceptor's
   std::vector<asio::io_context*> contexts_;
+  std::vector<std::shared_ptr<ProduceCoalescer>> coalescers_;  // one per context
   size_t next_context_ = 0;
   RequestHandler* handler_;
   ServerOptions options_;

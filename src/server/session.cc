@@ -3,12 +3,14 @@
 #include <spdlog/spdlog.h>
 
 #include "protocol/messages.h"
+#include "server/produce_coalescer.h"
 #include "server/server.h"
 
 namespace higgins::server {
 
-Session::Session(Server* server, asio::ip::tcp::socket socket)
+Session::Session(Server* server, ProduceCoalescer* coalescer, asio::ip::tcp::socket socket)
     : server_(server),
+      coalescer_(coalescer),
       socket_(std::move(socket)),
       strand_(asio::make_strand(socket_.get_executor())),
       decoder_(server->options_.max_frame_bytes),
@@ -121,15 +123,13 @@ void Session::Enqueue(uint64_t slot, higgins::wire::Message request) {
     deferred_.emplace_back(slot, std::move(request));
     return;
   }
-  Execute(slot, request);
+  Execute(slot, std::move(request));
 }
 
-void Session::Execute(uint64_t slot, const higgins::wire::Message& request) {
+void Session::Execute(uint64_t slot, higgins::wire::Message request) {
   const bool produce = request.type() == higgins::wire::Message::PRODUCEREQUEST;
   if (produce) ++produces_in_flight_;
-  server_->handler_->Handle(
-      request,
-      [self = shared_from_this(), slot, produce](const higgins::wire::Message& reply) {
+  auto on_reply = [self = shared_from_this(), slot, produce](const higgins::wire::Message& reply) {
         std::string frame = self->Frame(reply);
         // Counted here, not when the strand stores it: the next request may run before that.
         self->pending_reply_bytes_ += frame.size();
@@ -140,8 +140,13 @@ void Session::Execute(uint64_t slot, const higgins::wire::Message& request) {
             self->DrainDeferred();
           }
         });
-      },
-      &connection_);
+  };
+  if (produce) {
+    // Gathered with this thread's other produces, to be committed together.
+    coalescer_->Add({std::move(request), std::move(on_reply)});
+    return;
+  }
+  server_->handler_->Handle(request, std::move(on_reply), &connection_);
 }
 
 void Session::DrainDeferred() {
@@ -150,7 +155,7 @@ void Session::DrainDeferred() {
     if ((!produce && produces_in_flight_ > 0) || ReplyBacklogFull()) return;
     auto [slot, request] = std::move(deferred_.front());
     deferred_.pop_front();
-    Execute(slot, request);
+    Execute(slot, std::move(request));
   }
 }
 

@@ -14,6 +14,8 @@
 
 namespace higgins::server {
 
+class ProduceCoalescer;
+
 class Server;
 
 /// One client connection. Reads frames, dispatches each request, and writes replies in the
@@ -26,7 +28,8 @@ class Server;
 /// All members are used on the session's strand only.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(Server* server, asio::ip::tcp::socket socket);
+  /// `coalescer`: the one of the socket's io_context, which gathers this thread's produces.
+  Session(Server* server, ProduceCoalescer* coalescer, asio::ip::tcp::socket socket);
 
   /// Starts the read loop.
   void Start();
@@ -48,7 +51,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void Dispatch(const std::string& body);
   /// Runs a request now, or queues it behind unfinished produces (see class comment).
   void Enqueue(uint64_t slot, higgins::wire::Message request);
-  void Execute(uint64_t slot, const higgins::wire::Message& request);
+  void Execute(uint64_t slot, higgins::wire::Message request);
   void DrainDeferred();
   void MaybeWrite();
   void MaybeClose();
@@ -57,6 +60,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool ReplyBacklogFull() const;
 
   Server* server_;
+  ProduceCoalescer* coalescer_;  // owned by the server
   Connection connection_;  // id and push callback, for subscriptions
   asio::ip::tcp::socket socket_;
   asio::strand<asio::ip::tcp::socket::executor_type> strand_;

@@ -221,12 +221,44 @@ Result<PreparedProduce> StreamLog::Decode(std::string_view payload, PayloadForma
 Result<PreparedProduce> StreamLog::Prepare(std::string_view payload, PayloadFormat format) const {
   if (payload.empty()) return Status::InvalidArgument("empty payload");
   HIGGINS_ASSIGN_OR_RETURN(PreparedProduce prepared, Decode(payload, format));
+  HIGGINS_RETURN_IF_ERROR(IndexKeys(&prepared));
+  if (prepared.rows == 0) return Status::InvalidArgument("the payload holds no records");
+  return prepared;
+}
+
+Result<PreparedProduce> StreamLog::PrepareJson(std::span<const std::string_view> payloads) const {
+  PreparedProduce prepared;
+  arrow::json::JsonBatchReader reader(schema());
+  size_t bytes = 0;
+  for (std::string_view payload : payloads) bytes += payload.size();
+  reader.ExpectBytes(bytes);
+  prepared.request_rows.reserve(payloads.size());
+  for (std::string_view payload : payloads) {
+    if (payload.empty()) return Status::InvalidArgument("empty payload");
+    const int64_t before = reader.num_rows();
+    HIGGINS_RETURN_IF_ERROR(reader.Append(payload));
+    const int64_t rows = reader.num_rows() - before;
+    if (rows == 0) return Status::InvalidArgument("the payload holds no records");
+    if (rows > options_.max_records_per_request) {
+      return Status::ResourceExhausted("a payload holds more than the limit per request");
+    }
+    prepared.request_rows.push_back(rows);
+  }
+  HIGGINS_ASSIGN_OR_RETURN(auto batch, reader.Finish());
+  prepared.batches.push_back(std::move(batch));
+  HIGGINS_RETURN_IF_ERROR(IndexKeys(&prepared));
+  return prepared;
+}
+
+Status StreamLog::IndexKeys(PreparedProduce* prepared) const {
   KeyTable table;
   std::string key;
   const std::string& key_field = options_.partition_key;
   int64_t row = 0;
-  for (const auto& batch : prepared.batches) {
+  for (const auto& batch : prepared->batches) {
     const arrow::Array& column = batch.column(key_column_);
+    prepared->key_indexes.reserve(prepared->key_indexes.size() +
+                                  static_cast<size_t>(batch.num_rows()));
     for (int64_t r = 0; r < batch.num_rows(); ++r, ++row) {
       Status s = PartitionKeyOf(column, r, &key);
       if (!s.ok()) {
@@ -235,15 +267,14 @@ Result<PreparedProduce> StreamLog::Prepare(std::string_view payload, PayloadForm
       }
       auto it = table.find(std::string_view(key));
       if (it == table.end()) {
-        it = table.emplace(key, static_cast<uint32_t>(prepared.keys.size())).first;
-        prepared.keys.push_back(key);
+        it = table.emplace(key, static_cast<uint32_t>(prepared->keys.size())).first;
+        prepared->keys.push_back(key);
       }
-      prepared.key_indexes.push_back(it->second);
+      prepared->key_indexes.push_back(it->second);
     }
   }
-  prepared.rows = row;
-  if (row == 0) return Status::InvalidArgument("the payload holds no records");
-  return prepared;
+  prepared->rows = row;
+  return Status::OK();
 }
 
 Status StreamLog::CheckAppend() const {

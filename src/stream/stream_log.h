@@ -29,6 +29,9 @@ struct PreparedProduce {
   std::vector<std::string> keys;            // distinct partition keys, first-seen order
   std::vector<uint32_t> key_indexes;        // one per row, across batches
   int64_t rows = 0;
+  /// Set by PrepareJson, which coalesces several requests: the row count of each, in order
+  /// (SplitResult gives each its part of the commit's result). Empty for one request.
+  std::vector<int64_t> request_rows;
 };
 
 /// Where each produced row went.
@@ -38,6 +41,13 @@ struct ProduceResult {
   std::vector<uint64_t> offsets;            // one per row
   int64_t timestamp_ms = 0;
 };
+
+/// The result of a coalesced commit (PreparedProduce::request_rows) cut into one result per
+/// request: request i gets the next request_rows[i] rows' offsets and its own partitions, in
+/// first-seen order, with indexes into them; every part keeps the commit's timestamp. The row
+/// counts must add up to result.offsets.size() (InvalidArgument otherwise).
+Result<std::vector<ProduceResult>> SplitResult(const ProduceResult& result,
+                                               std::span<const int64_t> request_rows);
 
 /// Entries appended by Append and not yet published: made visible by Publish after the bucket
 /// logs they were written to are durable.
@@ -95,6 +105,13 @@ class StreamLog {
   /// "the payload's schema differs from the stream's: ...", "empty payload"; ResourceExhausted
   /// over max_records_per_request. Pure; thread-safe.
   Result<PreparedProduce> Prepare(std::string_view payload, PayloadFormat format) const;
+  /// Prepare for the JSON payloads of several produce requests at once, coalesced into one
+  /// batch (arrow::json::JsonBatchReader) so that they commit as one log entry per bucket: rows
+  /// in payload order, `request_rows` holding each payload's row count. Each payload is one
+  /// object, an array or NDJSON, with 1 to max_records_per_request rows. Errors: the first
+  /// failing payload's, without saying which: callers then Prepare the payloads one by one, so
+  /// that each request gets its own answer. Pure; thread-safe.
+  Result<PreparedProduce> PrepareJson(std::span<const std::string_view> payloads) const;
 
   /// Appends, syncs (when Options::sync) and publishes at once on the caller's thread,
   /// serialised with the stream's other writers: how derived-stream processors write, and how
@@ -193,6 +210,9 @@ class StreamLog {
   Status Recover();
   Result<QueryRows> Materialize(const std::vector<RowRef>& rows) const;
   Result<PreparedProduce> Decode(std::string_view payload, PayloadFormat format) const;
+  /// Fills prepared->keys, key_indexes and rows from the partition-key column of its batches.
+  /// Errors: InvalidArgument "row R, field 'F': ..." for a key that is not valid.
+  Status IndexKeys(PreparedProduce* prepared) const;
 
   Options options_;
   int key_column_ = -1;

@@ -111,6 +111,64 @@ TEST(StreamLogTest, BucketsSplitRowsAndKeepPerKeyOrder) {
   EXPECT_GT(log->index().NextSequence(BucketOf("k0", 4)), Sequence(0));
 }
 
+// Several one-row requests coalesced: one entry, each request its own offsets and partitions.
+TEST(StreamLogTest, PrepareJsonCommitsSeveralRequestsAsOneEntryAndSplitResultAnswersEach) {
+  auto storage = storage::MakeMemoryStorage();
+  auto opened = StreamLog::Open(Options(storage.get(), 1, ""));
+  ASSERT_TRUE(opened.ok());
+  std::shared_ptr<StreamLog> log = *std::move(opened);
+  const std::vector<std::string_view> payloads = {
+      R"({"id":"a","data":1})", "{\"id\":\"b\",\"data\":2}\n{\"id\":\"a\",\"data\":3}",
+      R"([{"id":"c","data":4}])", R"({"id":"a","data":5})"};
+  auto prepared = log->PrepareJson(payloads);
+  ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
+  EXPECT_EQ(prepared->request_rows, (std::vector<int64_t>{1, 2, 1, 1}));
+  ASSERT_EQ(prepared->batches.size(), 1u);
+  const std::vector<int64_t> rows = prepared->request_rows;
+  auto result = log->CommitNow(*prepared, 1000);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(log->index().VisibleEntries(BucketId(0), Sequence(0), 100).size(), 1u);
+  auto parts = SplitResult(*result, rows);
+  ASSERT_TRUE(parts.ok());
+  ASSERT_EQ(parts->size(), 4u);
+  EXPECT_EQ((*parts)[0].partitions, (std::vector<std::string>{"a"}));
+  EXPECT_EQ((*parts)[0].offsets, (std::vector<uint64_t>{0}));
+  EXPECT_EQ((*parts)[1].partitions, (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ((*parts)[1].partition_indexes, (std::vector<uint32_t>{0, 1}));
+  EXPECT_EQ((*parts)[1].offsets, (std::vector<uint64_t>{0, 1}));
+  EXPECT_EQ((*parts)[2].partitions, (std::vector<std::string>{"c"}));
+  EXPECT_EQ((*parts)[2].offsets, (std::vector<uint64_t>{0}));
+  EXPECT_EQ((*parts)[3].partitions, (std::vector<std::string>{"a"}));
+  EXPECT_EQ((*parts)[3].partition_indexes, (std::vector<uint32_t>{0}));
+  EXPECT_EQ((*parts)[3].offsets, (std::vector<uint64_t>{2}));
+  for (const auto& part : *parts) EXPECT_EQ(part.timestamp_ms, 1000);
+  EXPECT_EQ(DataOf(log->At("a", 2)), 5);
+  EXPECT_EQ(DataOf(log->At("b", 0)), 2);
+  // Row counts that do not add up are refused, not read past.
+  EXPECT_EQ(SplitResult(*result, std::vector<int64_t>{1, 1}).status().code(),
+            StatusCode::kInvalidArgument);
+}
+
+TEST(StreamLogTest, PrepareJsonRefusesABadPayloadAnywhereInTheRun) {
+  auto storage = storage::MakeMemoryStorage();
+  auto log = StreamLog::Open(Options(storage.get(), 1, ""));
+  ASSERT_TRUE(log.ok());
+  for (const std::vector<std::string_view>& payloads :
+       {std::vector<std::string_view>{R"({"id":"a","data":1})", R"({"id":"a","data":"x"})"},
+        std::vector<std::string_view>{R"({"id":"a","data":1})", ""},
+        std::vector<std::string_view>{"[]", R"({"id":"a","data":1})"},
+        std::vector<std::string_view>{R"({"id":"a","data":1})", R"({"data":1})"}}) {
+    EXPECT_FALSE((*log)->PrepareJson(payloads).ok()) << payloads[1];
+  }
+  // Over the limit per request (100 in these options), though the run in total may be larger.
+  std::string many;
+  for (int i = 0; i < 101; ++i) many += R"({"id":"a","data":1})" "\n";
+  EXPECT_EQ((*log)->PrepareJson(std::vector<std::string_view>{R"({"id":"a","data":1})", many})
+                .status()
+                .code(),
+            StatusCode::kResourceExhausted);
+}
+
 TEST(StreamLogTest, FileStorageRecoversIndexFromDataWhenIndexFilesAreLost) {
   TempFolder dir;
   std::vector<std::pair<std::string, int32_t>> expected;

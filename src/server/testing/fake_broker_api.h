@@ -33,6 +33,7 @@ class FakeBrokerApi final : public broker::BrokerApi {
 
   // What the fake was asked.
   std::vector<ProduceCall> produces;
+  std::vector<size_t> produce_many_sizes;  // items of each ProduceMany call
   mutable std::vector<broker::QueryRequest> queries;  // Query is const in the interface
   std::vector<std::string> waited_for_derived;
   std::vector<std::pair<std::string, broker::SubscriptionStart>> subscriptions_created;
@@ -56,6 +57,14 @@ class FakeBrokerApi final : public broker::BrokerApi {
     }
     if (throw_on_produce) throw std::runtime_error("out of memory in a library");
     done(produce_result);
+  }
+  /// One Produce per item: the adapter's grouping is what adapter tests look at.
+  void ProduceMany(std::string_view stream, std::span<ProduceItem> items) override {
+    {
+      std::lock_guard lock(mu_);
+      produce_many_sizes.push_back(items.size());
+    }
+    for (auto& item : items) Produce(stream, item.payload, item.format, std::move(item.done));
   }
   void WaitForDerived(std::string_view stream, const stream::ProduceResult&,
                       std::chrono::milliseconds, WaitDone done) override {
