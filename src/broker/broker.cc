@@ -506,7 +506,15 @@ void Broker::Produce(std::string_view stream_name, std::string_view payload,
 
 namespace {
 
-bool IsJson(const BrokerApi::ProduceItem& item) {
+/// Payloads above this are produced alone: their own batch already amortises the per-request
+/// cost, and preparing them one after another before one commit would only hold back the
+/// commit (on file storage, the fsync) that could run while the next one is decoded.
+constexpr size_t kMaxCoalescedPayloadBytes = size_t{16} << 10;
+/// A coalesced run is cut once its payloads add up to this.
+constexpr size_t kMaxCoalescedRunBytes = size_t{1} << 20;
+
+bool Coalescible(const BrokerApi::ProduceItem& item) {
+  if (item.payload.size() > kMaxCoalescedPayloadBytes) return false;
   return item.format == stream::PayloadFormat::kJson ||
          (item.format == stream::PayloadFormat::kAuto && !arrow::ipc::LooksLikeIpc(item.payload));
 }
@@ -526,7 +534,11 @@ void Broker::ProduceMany(std::string_view stream_name, std::span<ProduceItem> it
   size_t i = 0;
   while (i < items.size()) {
     size_t end = i;
-    while (end < items.size() && IsJson(items[end])) ++end;
+    size_t bytes = 0;
+    while (end < items.size() && Coalescible(items[end]) && bytes < kMaxCoalescedRunBytes) {
+      bytes += items[end].payload.size();
+      ++end;
+    }
     if (end - i >= 2) {
       ProduceCoalesced(*stream, stream_name, items.subspan(i, end - i));
       i = end;

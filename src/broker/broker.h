@@ -101,7 +101,8 @@ class Broker final : public BrokerApi {
   /// (for errors found before queueing) or on the committer thread.
   void Produce(std::string_view stream, std::string_view payload, stream::PayloadFormat format,
                ProduceDone done) override;
-  /// Coalesces each run of consecutive JSON items (StreamLog::PrepareJson) into one commit
+  /// Coalesces each run of consecutive small JSON items (up to 16 KiB each, 1 MiB a run;
+  /// larger payloads gain nothing from it) (StreamLog::PrepareJson) into one commit
   /// whose result is split per item (stream::SplitResult); when a run fails to prepare, its
   /// items are produced one by one, so each gets its own answer. Other items go to Produce.
   void ProduceMany(std::string_view stream, std::span<ProduceItem> items) override;

@@ -103,8 +103,8 @@ class BrokerApi {
   };
   /// Produce for several requests to one stream, committed in order. Each item is answered as
   /// if produced alone (its own rows and offsets; a bad payload fails only its own item), but
-  /// consecutive JSON items are coalesced: their rows are appended as one log entry per bucket
-  /// (on durable storage under one fsync), so that many one-row requests cost about one
+  /// consecutive small JSON items may be coalesced: their rows appended as one log entry per
+  /// bucket (on durable storage under one fsync), so that many one-row requests cost about one
   /// request of many rows. Errors: those of Produce, per item.
   virtual void ProduceMany(std::string_view stream, std::span<ProduceItem> items) = 0;
   /// Read-your-writes for a produce: `done(OK)` once every derived stream fed by `stream` has
