@@ -34,51 +34,12 @@ higgins_threads="${BENCH_HIGGINS_THREADS:-2}"
 build="${BENCH_BUILD_DIR:-build/release}"
 results="${BENCH_RESULTS:-}"
 
-for tool in redis-server redis-cli cmake; do
-  command -v "$tool" >/dev/null || { echo "redis_compare: $tool is not installed" >&2; exit 1; }
-done
-
-if [[ "${BENCH_SKIP_BUILD:-0}" != 1 ]]; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHIGGINS_BUILD_TESTS=OFF >/dev/null
-  cmake --build "$build" -j 2 --target higgins higgins-bench >&2
-fi
-higgins="$build/src/server/higgins"
-bench="$build/tools/bench/higgins-bench"
-
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/higgins-redis-compare.XXXXXX")"
-pids=()
-cleanup() {
-  local pid
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# A port nothing listens on (another process may still take it before we bind: then the
-# server's start fails and so does the script).
-free_port() {
-  local port
-  while true; do
-    port=$((20000 + RANDOM % 40000))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return
-    fi
-  done
-}
-
-wait_listening() {  # port name log
-  local i
-  for i in $(seq 100); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return; fi
-    sleep 0.1
-  done
-  echo "redis_compare: $2 did not start; its log:" >&2
-  cat "$3" >&2
-  exit 1
-}
+bench_name=redis-compare
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+bench_require redis-server redis-cli cmake
+bench_build
+bench_tmp
 
 higgins_port="$(free_port)"
 mkdir -p "$tmp/higgins"
@@ -100,14 +61,6 @@ redis-server --bind 127.0.0.1 --port "$redis_aof_port" --dir "$tmp/redis-aof" \
   --appendonly yes --appendfsync always --save '' --logfile "$tmp/redis-aof.log" &
 pids+=($!)
 wait_listening "$redis_aof_port" "redis-server (AOF)" "$tmp/redis-aof.log"
-
-# field JSON NAME: a number or string field of higgins-bench's --json line.
-field() {
-  local v
-  v="$(grep -o "\"$2\":[^,}]*" <<<"$1" | head -n 1 | cut -d: -f2-)"
-  v="${v#\"}"
-  echo "${v%\"}"
-}
 
 # run TARGET STORAGE EXTRA_ARGS...: one higgins-bench run; prints its JSON line.
 run() {
