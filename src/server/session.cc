@@ -130,16 +130,16 @@ void Session::Execute(uint64_t slot, higgins::wire::Message request) {
   const bool produce = request.type() == higgins::wire::Message::PRODUCEREQUEST;
   if (produce) ++produces_in_flight_;
   auto on_reply = [self = shared_from_this(), slot, produce](const higgins::wire::Message& reply) {
-        std::string frame = self->Frame(reply);
-        // Counted here, not when the strand stores it: the next request may run before that.
-        self->pending_reply_bytes_ += frame.size();
-        asio::post(self->strand_, [self, slot, produce, frame = std::move(frame)]() mutable {
-          self->Complete(slot, std::move(frame), /*counted=*/true);
-          if (produce) {
-            --self->produces_in_flight_;
-            self->DrainDeferred();
-          }
-        });
+    std::string frame = self->Frame(reply);
+    // Counted here, not when the strand stores it: the next request may run before that.
+    self->pending_reply_bytes_ += frame.size();
+    asio::post(self->strand_, [self, slot, produce, frame = std::move(frame)]() mutable {
+      self->Complete(slot, std::move(frame), /*counted=*/true);
+      if (produce) {
+        --self->produces_in_flight_;
+        self->DrainDeferred();
+      }
+    });
   };
   if (produce) {
     // Gathered with this thread's other produces, to be committed together.

@@ -1,6 +1,8 @@
 // Coalesced one-row produces (docs/performance.md, "Small records"): many connections sending one
 // record per request, on a real broker, with the network threads gathering them into shared log
 // entries. Every request keeps its own offsets and reply; nothing acknowledged is lost at kill -9.
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -8,8 +10,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "amount_configs.h"
 #include "broker_process.h"
@@ -52,8 +52,8 @@ class CoalescedProduceTest : public ::testing::Test {
           std::vector<std::pair<uint64_t, int32_t>> sent;
           for (int j = 0; j < pipeline; ++j) {
             const int32_t value = p * 1'000'000 + i * pipeline + j;
-            sent.emplace_back(client.Send(OneRowProduce("k" + std::to_string(value % kKeys), value)),
-                              value);
+            sent.emplace_back(
+                client.Send(OneRowProduce("k" + std::to_string(value % kKeys), value)), value);
           }
           for (const auto& [id, value] : sent) {
             auto reply = client.Receive();

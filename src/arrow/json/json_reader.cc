@@ -116,7 +116,8 @@ class Reader {
   }
 
   int64_t num_rows() const { return rows_.num_rows(); }
-  void ReserveScaled(double scale, int64_t input_size) { rows_.ReserveScaled(scale, input_size); }
+  /// Reserves room for `input_size` bytes of input like the one read last.
+  void ReserveFor(int64_t input_size) { rows_.ReserveFor(input_size, end_); }
   Result<RecordBatch> Finish() { return rows_.Finish(); }
 
  private:
@@ -278,9 +279,7 @@ void JsonBatchReader::ExpectBytes(size_t bytes) {
 Status JsonBatchReader::Append(std::string_view bytes) {
   HIGGINS_RETURN_IF_ERROR(AppendTo(&impl_->reader, bytes, impl_->format));
   if (impl_->first && !bytes.empty() && impl_->expected_bytes > bytes.size()) {
-    impl_->reader.ReserveScaled(
-        static_cast<double>(impl_->expected_bytes) / static_cast<double>(bytes.size()),
-        static_cast<int64_t>(impl_->expected_bytes));
+    impl_->reader.ReserveFor(static_cast<int64_t>(impl_->expected_bytes));
   }
   impl_->first = false;
   return Status::OK();

@@ -234,13 +234,13 @@ Status JsonRowBuilder::AppendObject(od::object object, const char* location) {
 }
 
 void JsonRowBuilder::Reserve(const char* position) {
-  const int64_t consumed = position - input_;
-  const int64_t input_size = input_end_ - input_;
-  if (consumed <= 0) return;
-  ReserveScaled(static_cast<double>(input_size) / static_cast<double>(consumed), input_size);
+  ReserveFor(input_end_ - input_, position);
 }
 
-void JsonRowBuilder::ReserveScaled(double scale, int64_t input_size) {
+void JsonRowBuilder::ReserveFor(int64_t input_size, const char* position) {
+  const int64_t consumed = position - input_;
+  if (consumed <= 0) return;
+  const double scale = static_cast<double>(input_size) / static_cast<double>(consumed);
   auto expected_rows = static_cast<int64_t>(static_cast<double>(num_rows_) * scale * 1.05);
   // An estimate from a few small rows must not reserve far more than the input could fill.
   int64_t row_bytes = 1;

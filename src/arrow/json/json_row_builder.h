@@ -40,10 +40,10 @@ class JsonRowBuilder {
     input_end_ = input + size;
   }
 
-  /// Reserves builder space for `scale` times the rows (and string bytes) appended so far, at
-  /// most what `input_size` bytes of JSON could hold: for inputs yet to come that resemble
-  /// those read (JsonBatchReader::ExpectBytes).
-  void ReserveScaled(double scale, int64_t input_size);
+  /// Reserves builder space for the rows (and string bytes) that `input_size` bytes of JSON
+  /// hold, judging by the rows appended so far having come from the current input up to
+  /// `position`: for inputs yet to come that resemble it (JsonBatchReader::ExpectBytes).
+  void ReserveFor(int64_t input_size, const char* position);
 
   /// The built batch; the builders are reset.
   Result<RecordBatch> Finish();
