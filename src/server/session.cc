@@ -117,9 +117,28 @@ bool Session::ReplyBacklogFull() const {
          server_->options_.max_pending_reply_bytes;
 }
 
+namespace {
+
+/// Requests the handler runs on its administrative thread (RequestHandler::Handle): their effects
+/// come after Handle returns, so requests behind them on the connection must wait for them.
+bool IsAdministrative(higgins::wire::Message::Type type) {
+  using M = higgins::wire::Message;
+  return type == M::CREATECONFIGURATIONREQUEST || type == M::DELETECONFIGURATIONREQUEST ||
+         type == M::UPLOADMODULEREQUEST || type == M::CREATESUBSCRIPTIONREQUEST ||
+         type == M::DELETESUBSCRIPTIONREQUEST;
+}
+
+}  // namespace
+
+bool Session::MustWait(higgins::wire::Message::Type type) const {
+  if (ReplyBacklogFull()) return true;
+  if (type == higgins::wire::Message::PRODUCEREQUEST) return admin_in_flight_ > 0;
+  if (IsAdministrative(type)) return produces_in_flight_ > 0 || others_in_flight_ > 0;
+  return produces_in_flight_ > 0 || admin_in_flight_ > 0;
+}
+
 void Session::Enqueue(uint64_t slot, higgins::wire::Message request) {
-  const bool produce = request.type() == higgins::wire::Message::PRODUCEREQUEST;
-  if (!deferred_.empty() || (!produce && produces_in_flight_ > 0) || ReplyBacklogFull()) {
+  if (!deferred_.empty() || MustWait(request.type())) {
     deferred_.emplace_back(slot, std::move(request));
     return;
   }
@@ -128,17 +147,27 @@ void Session::Enqueue(uint64_t slot, higgins::wire::Message request) {
 
 void Session::Execute(uint64_t slot, higgins::wire::Message request) {
   const bool produce = request.type() == higgins::wire::Message::PRODUCEREQUEST;
-  if (produce) ++produces_in_flight_;
-  auto on_reply = [self = shared_from_this(), slot, produce](const higgins::wire::Message& reply) {
+  const bool admin = IsAdministrative(request.type());
+  if (produce) {
+    ++produces_in_flight_;
+  } else {
+    ++others_in_flight_;
+    if (admin) ++admin_in_flight_;
+  }
+  auto on_reply = [self = shared_from_this(), slot, produce,
+                   admin](const higgins::wire::Message& reply) {
     std::string frame = self->Frame(reply);
     // Counted here, not when the strand stores it: the next request may run before that.
     self->pending_reply_bytes_ += frame.size();
-    asio::post(self->strand_, [self, slot, produce, frame = std::move(frame)]() mutable {
+    asio::post(self->strand_, [self, slot, produce, admin, frame = std::move(frame)]() mutable {
       self->Complete(slot, std::move(frame), /*counted=*/true);
       if (produce) {
         --self->produces_in_flight_;
-        self->DrainDeferred();
+      } else {
+        --self->others_in_flight_;
+        if (admin) --self->admin_in_flight_;
       }
+      self->DrainDeferred();
     });
   };
   if (produce) {
@@ -151,8 +180,7 @@ void Session::Execute(uint64_t slot, higgins::wire::Message request) {
 
 void Session::DrainDeferred() {
   while (!deferred_.empty()) {
-    const bool produce = deferred_.front().second.type() == higgins::wire::Message::PRODUCEREQUEST;
-    if ((!produce && produces_in_flight_ > 0) || ReplyBacklogFull()) return;
+    if (MustWait(deferred_.front().second.type())) return;
     auto [slot, request] = std::move(deferred_.front());
     deferred_.pop_front();
     Execute(slot, std::move(request));

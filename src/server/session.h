@@ -23,7 +23,9 @@ class Server;
 ///
 /// Ordering: each request sees the effects of every earlier request on its connection.
 /// Consecutive produces run concurrently (they join group commits); any other request waits
-/// until the produces before it have completed, and requests after it wait for it.
+/// until the produces before it have completed. An administrative request (configuration,
+/// module upload, subscription create/delete: run on the handler's administrative thread) waits
+/// for every request before it, and every request after it waits for it.
 ///
 /// All members are used on the session's strand only.
 class Session : public std::enable_shared_from_this<Session> {
@@ -58,6 +60,9 @@ class Session : public std::enable_shared_from_this<Session> {
   std::string Frame(const higgins::wire::Message& message) const;
   /// Whether replies waiting to be sent reached ServerOptions::max_pending_reply_bytes.
   bool ReplyBacklogFull() const;
+  /// Whether a request of `type` must wait for those in flight (see the class comment), or
+  /// for the client to read its replies.
+  bool MustWait(higgins::wire::Message::Type type) const;
 
   Server* server_;
   ProduceCoalescer* coalescer_;  // owned by the server
@@ -71,6 +76,8 @@ class Session : public std::enable_shared_from_this<Session> {
   std::vector<std::string> writing_;              // frames of the write in progress
   std::deque<std::string> pushes_;                // push frames waiting to be written
   size_t produces_in_flight_ = 0;
+  size_t others_in_flight_ = 0;  // every request in flight that is not a produce
+  size_t admin_in_flight_ = 0;   // those of them that are administrative
   std::deque<std::pair<uint64_t, higgins::wire::Message>> deferred_;
   bool write_in_progress_ = false;
   bool flush_scheduled_ = false;  // a MaybeWrite is posted (gathers replies into one write)

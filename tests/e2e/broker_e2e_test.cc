@@ -239,6 +239,55 @@ TEST_F(BrokerTest, PipelinedRequestsAreAnsweredInOrder) {
   }
 }
 
+// Requests pipelined behind a configuration change see its effect: the change runs on the
+// broker's administrative thread, and the session holds back what follows until it is done.
+TEST_F(BrokerTest, PipelinedRequestsWaitForTheConfigurationChangeBeforeThem) {
+  StartBroker();
+  auto client = Connect();
+  auto produce = [](int32_t value) {
+    higgins::wire::Message m;
+    m.set_type(higgins::wire::Message::PRODUCEREQUEST);
+    m.mutable_producerequest()->set_stream_name("amount");
+    m.mutable_producerequest()->set_payload(R"({"id":"a","data":)" + std::to_string(value) + "}");
+    return m;
+  };
+  higgins::wire::Message create;
+  create.set_type(higgins::wire::Message::CREATECONFIGURATIONREQUEST);
+  create.mutable_createconfigurationrequest()->set_data(kQuickStart);
+  higgins::wire::Message remove;
+  remove.set_type(higgins::wire::Message::DELETECONFIGURATIONREQUEST);
+  remove.mutable_deleteconfigurationrequest()->set_key("streams.amount");
+  higgins::wire::Message latest;
+  latest.set_type(higgins::wire::Message::GETINDEXREQUEST);
+  auto* index = latest.mutable_getindexrequest()->add_indexes();
+  index->set_type(higgins::wire::Index::LATEST);
+  index->set_stream("amount");
+  index->set_partition("a");
+  // create, produce 1, produce 2, latest, delete, produce 3, create, produce 4, latest
+  const std::vector<higgins::wire::Message> pipeline = {
+      create, produce(1), produce(2), latest, remove, produce(3), create, produce(4), latest};
+  for (const auto& m : pipeline) client->Send(m);
+  std::vector<higgins::wire::Message> replies;
+  for (size_t i = 0; i < pipeline.size(); ++i) {
+    auto reply = client->Receive();
+    ASSERT_TRUE(reply.has_value()) << i;
+    replies.push_back(*reply);
+  }
+  EXPECT_EQ(ReplyErrors(replies[0]), "");
+  ASSERT_EQ(ReplyErrors(replies[1]), "");
+  EXPECT_EQ(replies[1].produceresponse().offsets(0), 0u);
+  EXPECT_EQ(replies[2].produceresponse().offsets(0), 1u);
+  EXPECT_EQ(DataAt(replies[3]), 2);
+  EXPECT_EQ(ReplyErrors(replies[4]), "");
+  // After the delete the stream is gone: the produce fails rather than being acknowledged
+  // into a stream about to disappear.
+  EXPECT_EQ(replies[5].produceresponse().code(), higgins::wire::NOT_FOUND) << ReplyErrors(replies[5]);
+  EXPECT_EQ(ReplyErrors(replies[6]), "");
+  ASSERT_EQ(ReplyErrors(replies[7]), "");
+  EXPECT_EQ(replies[7].produceresponse().offsets(0), 0u);  // the new stream starts again
+  EXPECT_EQ(DataAt(replies[8]), 4);
+}
+
 TEST_F(BrokerTest, RestartAfterKill9KeepsEveryAcknowledgedRecord) {
   StartBroker();
   {
