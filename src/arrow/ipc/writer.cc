@@ -44,6 +44,19 @@ StreamWriter::StreamWriter(SchemaPtr schema, WriteOptions options,
   if (!schema_status_.ok()) out_.Clear();
 }
 
+StreamWriter::StreamWriter(const EncodedSchema& schema, WriteOptions options)
+    : schema_(schema.schema()),
+      options_(options),
+      serializer_(std::make_unique<RecordBatchSerializer>(options)) {
+  out_.Append(schema.message());
+}
+
+Result<EncodedSchema> EncodedSchema::Make(SchemaPtr schema, const WriteOptions& options) {
+  BufferBuilder out;
+  HIGGINS_RETURN_IF_ERROR(AppendSchemaMessage(*schema, options.limits, out).status());
+  return EncodedSchema(std::move(schema), out.Finish());
+}
+
 StreamWriter::StreamWriter(StreamWriter&&) noexcept = default;
 StreamWriter& StreamWriter::operator=(StreamWriter&&) noexcept = default;
 StreamWriter::~StreamWriter() = default;

@@ -117,6 +117,28 @@ TEST(WriterTest, SchemaOnlyStreamHasNoBatches) {
   }
 }
 
+TEST(WriterTest, AnEncodedSchemaWritesTheSameBytesAsTheSchema) {
+  auto encoded = EncodedSchema::Make(AllTypesSchema());
+  ASSERT_TRUE(encoded.ok()) << encoded.status().ToString();
+  const RecordBatch batch = AllTypesBatch(7, 2);
+  for (int i = 0; i < 2; ++i) {  // the encoded schema serves writer after writer
+    StreamWriter writer(*encoded);
+    ASSERT_TRUE(writer.status().ok());
+    ASSERT_TRUE(writer.WriteBatch(batch.Slice(1, 5)).ok());
+    auto bytes = writer.Finish();
+    ASSERT_TRUE(bytes.ok());
+    auto expected = WriteStream(AllTypesSchema(), {batch.Slice(1, 5)});
+    ASSERT_TRUE(expected.ok());
+    ASSERT_EQ(bytes->size(), expected->size());
+    EXPECT_EQ(std::memcmp(bytes->data(), expected->data(), bytes->size()), 0);
+  }
+  // Limits are checked when the schema is encoded.
+  WriteOptions tight;
+  tight.limits.max_fields = 1;
+  EXPECT_EQ(EncodedSchema::Make(AllTypesSchema(), tight).status().code(),
+            StatusCode::kResourceExhausted);
+}
+
 TEST(WriterTest, ZeroRowBatchRoundTrips) {
   const RecordBatch empty = AllTypesBatch(0);
   for (bool file : {false, true}) {

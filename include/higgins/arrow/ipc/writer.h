@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "higgins/arrow/ipc/options.h"
@@ -13,6 +14,26 @@ namespace higgins::arrow::ipc {
 class RecordBatchSerializer;
 struct MessageExtent;
 struct FileBlock;
+
+/// A schema's IPC schema message, encoded once for the many small streams written with it (a
+/// query reply or a subscription push per record): StreamWriter copies these bytes instead of
+/// encoding the schema again. Immutable, so it may be shared between threads.
+class EncodedSchema {
+ public:
+  /// Encodes `schema`'s message under `options.limits`; the errors of StreamWriter's
+  /// constructor.
+  static Result<EncodedSchema> Make(SchemaPtr schema, const WriteOptions& options = {});
+
+  const SchemaPtr& schema() const { return schema_; }
+  /// The encapsulated schema message (continuation marker, length, flatbuffer, padding).
+  std::span<const uint8_t> message() const { return {message_.data(), message_.size()}; }
+
+ private:
+  EncodedSchema(SchemaPtr schema, Buffer message)
+      : schema_(std::move(schema)), message_(std::move(message)) {}
+  SchemaPtr schema_;
+  Buffer message_;
+};
 
 /// Writes an Arrow IPC stream into memory: schema message, one message per batch, end-of-stream
 /// marker. Every message is 8-byte aligned and padded; sliced arrays are rebased; metadata
@@ -26,6 +47,9 @@ class StreamWriter {
   /// than max_fields fields or metadata above max_metadata_bytes, InvalidArgument for strings
   /// that are not UTF-8), nothing is written and every call returns that error (see status()).
   StreamWriter(SchemaPtr schema, WriteOptions options = {});
+  /// Starts the stream with `schema`'s encoded message; `options` should be those it was
+  /// encoded with (its limits were checked then). Never fails.
+  explicit StreamWriter(const EncodedSchema& schema, WriteOptions options = {});
 
   /// OK, or the error that keeps the schema from being written.
   const Status& status() const { return schema_status_; }
