@@ -496,6 +496,13 @@ Status StreamLog::FlushIndex(bool sync) {
 Result<QueryRows> StreamLog::Materialize(const std::vector<RowRef>& rows) const {
   QueryRows out;
   out.first_offset = rows.front().offset;
+  if (rows.size() == 1) {  // a point read: a slice of one row of its entry
+    const RowRef& ref = rows.front();
+    HIGGINS_ASSIGN_OR_RETURN(auto batch, ReadEntry(ref.bucket, ref.entry));
+    out.timestamps_ms.push_back(ref.entry.timestamp_ms);
+    out.batch = batch.Slice(ref.row, 1);
+    return out;
+  }
   out.timestamps_ms.reserve(rows.size());
   // Read each entry once; rows of one partition usually come from few entries.
   std::map<std::pair<BucketId, Sequence>, arrow::RecordBatch> entries;
