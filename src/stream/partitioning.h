@@ -29,6 +29,14 @@ bool IsPartitionKeyType(const arrow::DataType& type);
 /// neither row nor field (the caller adds them).
 Status PartitionKeyOf(const arrow::Array& column, int64_t row, std::string* key);
 
+/// Whether `out` holds exactly the values of `in`, found by comparing their buffers (the
+/// offsets, rebased when they start apart, and one memcmp of the data or values; no key is
+/// looked at on its own): the fast path of the check that a UDF returned its input's partition
+/// keys unchanged. Only for key columns of the same type (string, binary with int32 offsets, or
+/// integer) and length without nulls; false otherwise, and for any difference: then
+/// CheckSameKeys decides, and names the row.
+bool SameKeyColumn(const arrow::Array& out, const arrow::Array& in);
+
 /// Checks that row r of `column` holds the partition key *keys[r], for every r < keys.size()
 /// (the column has at least that many rows): how the broker checks that a UDF kept each
 /// record's key. The keys were checked when produced, so equal bytes suffice for a string key.

@@ -52,6 +52,39 @@ TEST(CheckSameKeysTest, EqualKeysPassAndEveryDifferenceIsNamed) {
             "row 1: the module changed the partition key from '43' to '42'");
 }
 
+arrow::Array Strings(const std::vector<std::string>& values) {
+  arrow::ArrayBuilder b(arrow::DataType::Utf8());
+  for (const auto& v : values) EXPECT_TRUE(b.AppendBinary(v).ok());
+  return b.Finish();
+}
+
+TEST(SameKeyColumnTest, EqualBuffersPassAndAnyDifferenceOrUnknownCaseIsNotSame) {
+  const arrow::Array in = Strings({"k1", "k22", "k333"});
+  EXPECT_TRUE(SameKeyColumn(Strings({"k1", "k22", "k333"}), in));
+  EXPECT_FALSE(SameKeyColumn(Strings({"k1", "k23", "k333"}), in));  // one byte differs
+  EXPECT_FALSE(SameKeyColumn(Strings({"k1", "k2", "2k333"}), in));  // same bytes, other cuts
+  EXPECT_FALSE(SameKeyColumn(Strings({"k1", "k22"}), in));          // fewer rows
+  // Slices compare their own rows: equal offsets from the same start.
+  EXPECT_TRUE(SameKeyColumn(in.Slice(1, 2), Strings({"k0", "k22", "k333"}).Slice(1, 2)));
+  // Offsets that start apart are rebased.
+  EXPECT_TRUE(SameKeyColumn(Strings({"k22", "k333"}), in.Slice(1, 2)));
+  EXPECT_FALSE(SameKeyColumn(Strings({"k22", "k334"}), in.Slice(1, 2)));
+  EXPECT_FALSE(SameKeyColumn(Strings({"k223", "k33"}), in.Slice(1, 2)));
+  arrow::ArrayBuilder with_null(arrow::DataType::Utf8());
+  ASSERT_TRUE(with_null.AppendBinary("k1").ok());
+  with_null.AppendNull();
+  ASSERT_TRUE(with_null.AppendBinary("k333").ok());
+  EXPECT_FALSE(SameKeyColumn(with_null.Finish(), in));
+  auto ints = [](std::vector<int64_t> values) {
+    arrow::ArrayBuilder b(arrow::DataType::Int64());
+    for (int64_t v : values) b.AppendPrimitive<int64_t>(v);
+    return b.Finish();
+  };
+  EXPECT_TRUE(SameKeyColumn(ints({-12, 42, 7}).Slice(1, 2), ints({0, 42, 7}).Slice(1, 2)));
+  EXPECT_FALSE(SameKeyColumn(ints({-12, 42, 7}), ints({-12, 42, 8})));
+  EXPECT_FALSE(SameKeyColumn(ints({1, 2, 3}), in));  // other types
+}
+
 TEST(PartitionKeyOfTest, StringsAndIntegers) {
   arrow::ArrayBuilder strings(arrow::DataType::Utf8());
   ASSERT_TRUE(strings.AppendBinary("customer-1").ok());
