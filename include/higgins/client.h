@@ -177,7 +177,10 @@ class Client {
   /// that the client does not bound: it holds at most what the connection's takes asked for.
   /// Errors: IOError once the connection is closed and every delivery received before has been
   /// returned; Corruption for a push that does not decode (it is dropped; unacknowledged, it is
-  /// pushed again after the visibility timeout).
+  /// pushed again after the visibility timeout); the broker's word on one subscription: NotFound
+  /// once it ended (deleted, or its stream was), ResourceExhausted for records larger than the
+  /// broker's frame limit (they stay unacknowledged and are reported again at each visibility
+  /// timeout; the subscription goes on).
   Result<std::optional<Delivery>> NextDelivery(std::chrono::milliseconds timeout);
   /// Acknowledges `ranges` (all or nothing), returning once the acknowledgement is durable.
   /// Errors: InvalidArgument naming each range beyond what was pushed, or no ranges; an empty

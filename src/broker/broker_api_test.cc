@@ -219,9 +219,9 @@ struct Pushes {
   std::vector<subscription::SubscriptionPush> got;
   subscription::PushSink Sink() {
     subscription::PushSink sink;
-    sink.push = [this](subscription::SubscriptionPush p) {
+    sink.push = [this](std::vector<subscription::SubscriptionPush> pushes) {
       std::lock_guard lock(mu);
-      got.push_back(std::move(p));
+      for (auto& p : pushes) got.push_back(std::move(p));
     };
     return sink;
   }

@@ -17,8 +17,9 @@ namespace higgins::client_internal {
 struct PushedRecord {
   std::string subscription_id;  // wire form (16 bytes, unchecked)
   higgins::wire::Record record;
-  /// Not OK for a push that ends the subscription's deliveries (it was deleted, or its
-  /// stream): NextDelivery returns this error instead of records.
+  /// Not OK for a push that carries the broker's error instead of records: the subscription
+  /// ended (NotFound: it was deleted, or its stream), or records were too large for a frame
+  /// (ResourceExhausted). NextDelivery returns this error.
   Status ended;
 };
 

@@ -185,7 +185,8 @@ void Dispatcher::QueuePush(higgins::wire::Message push) {
     deliveries_.Push({body->subscription_id(), std::move(record), Status::OK()});
   }
   if (body->errors_size() > 0) {
-    // The subscription ended (deleted, or its stream was): its consumers learn it here.
+    // The broker's word on the subscription (it ended, or records too large for a frame): its
+    // consumers learn it here.
     deliveries_.Push({body->subscription_id(), {}, OperationStatus(body->code(), body->errors())});
   }
 }

@@ -125,34 +125,41 @@ Message SubscriptionRequests::Create(const Message& request) {
   return r;
 }
 
-Result<std::vector<Message>> SubscriptionRequests::PushMessages(
-    const subscription::SubscriptionPush& push, size_t max_bytes) {
+namespace {
+
+/// A push message of `id` with no records yet.
+Message EmptyPush(const SubscriptionId& id) {
   Message m;
   m.set_type(Message::TAKERECORDSRESPONSE);
   auto* body = m.mutable_takerecordsresponse();
   body->set_push(true);
-  body->set_subscription_id(push.subscription_id.value());
-  if (!push.ended.ok()) {
-    SetError(body, push.ended);
-    return std::vector<Message>{std::move(m)};
-  }
+  body->set_subscription_id(id.value());
+  return m;
+}
+
+/// The wire Records of one push: one, or its records split into consecutive runs when one
+/// Record would pass `max_bytes`.
+Status AppendRecords(const subscription::SubscriptionPush& push, size_t max_bytes,
+                     std::vector<higgins::wire::Record>& out) {
   const stream::QueryRows& rows = push.records.rows;
   HIGGINS_ASSIGN_OR_RETURN(std::string data, EncodeIpc(rows.batch.schema(), &rows.batch));
-  higgins::wire::Record* record = body->add_records();
+  higgins::wire::Record record;
   const auto& window = push.records.window;
-  FillRecord(record, std::move(data), push.stream, push.key, push.records.offset, rows,
+  FillRecord(&record, std::move(data), push.stream, push.key, push.records.offset, rows,
              window ? &*window : nullptr);
-  record->set_redelivered(push.redelivered);
-  if (m.ByteSizeLong() <= max_bytes) return std::vector<Message>{std::move(m)};
+  record.set_redelivered(push.redelivered);
+  if (record.ByteSizeLong() <= max_bytes) {
+    out.push_back(std::move(record));
+    return Status::OK();
+  }
   const int64_t n = rows.batch.num_rows();
   if (n <= 1 || push.records.window) {
     return Status::ResourceExhausted(
         "a push of " + std::to_string(n) + " record(s) of partition '" + push.key + "' at offset " +
-        std::to_string(push.records.offset) + " takes " + std::to_string(m.ByteSizeLong()) +
+        std::to_string(push.records.offset) + " takes " + std::to_string(record.ByteSizeLong()) +
         " bytes, more than the frame limit of " + std::to_string(max_bytes));
   }
   // Two halves, each split again if need be: consecutive offsets, in order.
-  std::vector<Message> out;
   const int64_t half = n / 2;
   for (auto [from, length] : {std::pair<int64_t, int64_t>{0, half}, {half, n - half}}) {
     subscription::SubscriptionPush part;
@@ -165,10 +172,56 @@ Result<std::vector<Message>> SubscriptionRequests::PushMessages(
     part.records.rows.timestamps_ms.assign(rows.timestamps_ms.begin() + from,
                                            rows.timestamps_ms.begin() + from + length);
     part.records.offset = push.records.offset + static_cast<uint64_t>(from);
-    HIGGINS_ASSIGN_OR_RETURN(auto messages, PushMessages(part, max_bytes));
-    for (Message& message : messages) out.push_back(std::move(message));
+    HIGGINS_RETURN_IF_ERROR(AppendRecords(part, max_bytes, out));
   }
-  return out;
+  return Status::OK();
+}
+
+}  // namespace
+
+SubscriptionRequests::PushFrames SubscriptionRequests::PushMessages(
+    std::span<const subscription::SubscriptionPush> pushes, size_t max_bytes) {
+  PushFrames frames;
+  std::vector<Message>& out = frames.messages;
+  if (pushes.empty()) return frames;
+  const SubscriptionId& id = pushes.front().subscription_id;
+  // Room for the message's own fields and each record's tag and length.
+  constexpr size_t kMessageOverhead = 64;
+  constexpr size_t kRecordOverhead = 8;
+  const size_t record_limit = max_bytes > kMessageOverhead + kRecordOverhead
+                                  ? max_bytes - kMessageOverhead - kRecordOverhead
+                                  : 1;
+  std::vector<higgins::wire::Record> records;
+  size_t current_bytes = 0;  // of out.back(), at most
+  for (const subscription::SubscriptionPush& push : pushes) {
+    if (!push.ended.ok()) {
+      Message m = EmptyPush(id);
+      SetError(m.mutable_takerecordsresponse(), push.ended);
+      out.push_back(std::move(m));
+      continue;
+    }
+    records.clear();
+    if (Status s = AppendRecords(push, record_limit, records); !s.ok()) {
+      // The consumer hears of it (the records stay in flight, and come back as this error at
+      // each visibility timeout until the limit is raised) instead of waiting in silence.
+      Message m = EmptyPush(id);
+      SetError(m.mutable_takerecordsresponse(), s);
+      out.push_back(std::move(m));
+      frames.failed.push_back(std::move(s));
+      continue;
+    }
+    for (higgins::wire::Record& record : records) {
+      const size_t bytes = record.ByteSizeLong() + kRecordOverhead;
+      if (out.empty() || !out.back().takerecordsresponse().errors().empty() ||
+          current_bytes + bytes > max_bytes) {
+        out.push_back(EmptyPush(id));
+        current_bytes = kMessageOverhead;
+      }
+      current_bytes += bytes;
+      *out.back().mutable_takerecordsresponse()->add_records() = std::move(record);
+    }
+  }
+  return frames;
 }
 
 Message SubscriptionRequests::Take(const Message& request, const Connection* connection) {
@@ -188,16 +241,15 @@ Message SubscriptionRequests::Take(const Message& request, const Connection* con
   auto push = connection->push;
   subscription::PushSink sink;
   sink.ready = connection->ready;
-  sink.push = [push, max_bytes = max_push_bytes_](subscription::SubscriptionPush p) {
-    auto messages = PushMessages(p, max_bytes);
-    if (!messages.ok()) {
+  sink.push = [push, max_bytes = max_push_bytes_](std::vector<subscription::SubscriptionPush> p) {
+    PushFrames frames = PushMessages(p, max_bytes);
+    for (const Status& failed : frames.failed) {
       // Stays in flight: pushed again after the visibility timeout.
-      spdlog::warn("subscription {}: cannot push records of '{}': {}",
-                   subscription::SubscriptionManager::IdText(p.subscription_id), p.key,
-                   messages.status().ToString());
-      return;
+      spdlog::warn("subscription {}: cannot push records: {}",
+                   subscription::SubscriptionManager::IdText(p.front().subscription_id),
+                   failed.ToString());
     }
-    for (Message& message : *messages) push(std::move(message));
+    for (Message& message : frames.messages) push(std::move(message));
   };
   auto demand = broker_->Take(*id, body.stream_name(), ConsumerId(connection->id), body.n(),
                               std::move(sink));
@@ -294,7 +346,11 @@ Message SubscriptionRequests::Get(const Message& request) {
   response->set_stream(report->decl.stream);
   response->set_subscription_id(report->decl.id.value());
   FillSummary(*report, response->mutable_summary());
-  response->set_partitions_truncated(report->partitions_truncated);
+  bool truncated = report->partitions_truncated;
+  // As many partitions as fit in a frame, with room left for the consumers: a subscription of
+  // many partitions stays inspectable under a small --max-frame-bytes.
+  const size_t budget = max_push_bytes_ - std::min<size_t>(max_push_bytes_ / 4, 4096);
+  size_t bytes = response->ByteSizeLong();
   for (const auto& p : report->partitions) {
     auto* offset = response->add_offsets();
     offset->set_key(protocol::EncodePartitionName(p.key));
@@ -305,7 +361,14 @@ Message SubscriptionRequests::Get(const Message& request) {
     offset->set_next_offset(p.next);
     offset->set_unacknowledged(p.unacknowledged);
     offset->set_acknowledged_above(p.acknowledged_above);
+    bytes += offset->ByteSizeLong() + 4;  // with its tag and length
+    if (bytes > budget) {
+      response->mutable_offsets()->RemoveLast();
+      truncated = true;
+      break;
+    }
   }
+  response->set_partitions_truncated(truncated);
   for (const auto& c : report->consumer_list) {
     auto* client = response->add_client_counts();
     client->set_client_id(c.id.value());

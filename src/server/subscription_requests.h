@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,11 +41,21 @@ class SubscriptionRequests {
   higgins::wire::Message Get(const higgins::wire::Message& request);
   higgins::wire::Message Delete(const higgins::wire::Message& request);
 
-  /// The push messages of `push` (TakeRecordsResponses with push = true): one, or its records
-  /// split into consecutive runs when one message would pass `max_bytes`. Errors: those of
-  /// encoding; ResourceExhausted when a single record (or window) passes `max_bytes`.
-  static Result<std::vector<higgins::wire::Message>> PushMessages(
-      const subscription::SubscriptionPush& push, size_t max_bytes);
+  /// What PushMessages makes of a delivery round's pushes.
+  struct PushFrames {
+    /// TakeRecordsResponses with push = true, to be sent in order.
+    std::vector<higgins::wire::Message> messages;
+    /// Why pushes were left out: encoding errors, or ResourceExhausted for a single record
+    /// (or window) that passes the frame limit. Their records stay in flight, and `messages`
+    /// holds, in their place, a push with the error (`errors`, `code`, no records).
+    std::vector<Status> failed;
+  };
+  /// The push messages of `pushes`, all of one subscription: their Records in order, as many
+  /// per message as fit in `max_bytes` (docs/protocol.md, "Subscriptions"); a push whose
+  /// records alone pass it is split into consecutive runs; an ended push is a message of its
+  /// own.
+  static PushFrames PushMessages(std::span<const subscription::SubscriptionPush> pushes,
+                                 size_t max_bytes);
 
  private:
   broker::BrokerApi* broker_;

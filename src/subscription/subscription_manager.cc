@@ -392,7 +392,9 @@ void SubscriptionManager::TellEnded(Subscription& sub, const Status& why) {
     push.subscription_id = sub.decl.id;
     push.stream = sub.decl.stream;
     push.ended = why;
-    sink.push(std::move(push));
+    std::vector<SubscriptionPush> pushes;
+    pushes.push_back(std::move(push));
+    sink.push(std::move(pushes));
   }
 }
 
@@ -510,18 +512,29 @@ BatchingWorker<>::NextRun SubscriptionManager::DeliverRound() {
   // Nothing to do: sleep until the next visibility timeout or a wake (Schedule, Delete).
   if (batch.empty() && ended.empty()) return next_expiry_;
   lock.unlock();
-  for (Work& w : batch) {
+  // Consecutive grants of one subscription to one consumer go to its sink in one call, so that
+  // a consumer that is behind gets many partitions' records per frame.
+  std::vector<SubscriptionPush> pushes;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    Work& w = batch[i];
     // The consumer left (its records went back when it did), or the subscription ended.
-    if (!w.sink.push || w.sub->deleted) continue;
-    auto rows = w.sub->ref.source->Read(w.grant.key, w.grant.start, w.grant.end);
-    if (!rows.ok()) {
-      // They stay in flight and go again when the visibility timeout passes.
-      spdlog::warn("subscription {}: cannot read '{}' [{}, {}): {}", IdText(w.sub->decl.id),
-                   w.grant.key, w.grant.start, w.grant.end, rows.status().ToString());
-      continue;
+    if (w.sink.push && !w.sub->deleted) {
+      auto rows = w.sub->ref.source->Read(w.grant.key, w.grant.start, w.grant.end);
+      if (rows.ok()) {
+        pushes.push_back(SubscriptionPush{w.sub->decl.id, w.sub->decl.stream, w.grant.key,
+                                          *std::move(rows), w.grant.redelivered});
+      } else {
+        // They stay in flight and go again when the visibility timeout passes.
+        spdlog::warn("subscription {}: cannot read '{}' [{}, {}): {}", IdText(w.sub->decl.id),
+                     w.grant.key, w.grant.start, w.grant.end, rows.status().ToString());
+      }
     }
-    w.sink.push(SubscriptionPush{w.sub->decl.id, w.sub->decl.stream, w.grant.key, *std::move(rows),
-                                 w.grant.redelivered});
+    const bool last_of_run = i + 1 == batch.size() || batch[i + 1].sub != w.sub ||
+                             batch[i + 1].grant.consumer != w.grant.consumer;
+    if (last_of_run && !pushes.empty() && w.sink.push) {
+      w.sink.push(std::move(pushes));
+      pushes.clear();
+    }
   }
   for (auto& [sub, why] : ended) TellEnded(*sub, why);
   return Clock::now();  // look again at once: more may be grantable

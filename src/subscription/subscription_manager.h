@@ -79,8 +79,10 @@ struct SubscriptionPush {
 };
 /// A consumer's connection, as the delivery thread sees it.
 struct PushSink {
-  /// Sends a push; called on the delivery thread, must not block.
-  std::function<void(SubscriptionPush)> push;
+  /// Sends pushes of one subscription, in order: every grant of a delivery round for this
+  /// consumer (many when it is behind, typically one when it is live), so that they can travel
+  /// in one frame. Called on the delivery thread with at least one push; must not block.
+  std::function<void(std::vector<SubscriptionPush>)> push;
   /// Whether the connection takes more pushes now (its unsent backlog is under its limit);
   /// null: always. A consumer that is not ready gets nothing until ConsumerReady.
   std::function<bool()> ready;

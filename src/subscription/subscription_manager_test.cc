@@ -24,9 +24,10 @@ class Consumer {
  public:
   PushSink Sink() {
     PushSink sink;
-    sink.push = [this](SubscriptionPush p) {
+    sink.push = [this](std::vector<SubscriptionPush> pushes) {
       std::lock_guard lock(mu_);
-      pushes_.push_back(std::move(p));
+      calls_.push_back(pushes.size());
+      for (SubscriptionPush& p : pushes) pushes_.push_back(std::move(p));
     };
     return sink;
   }
@@ -54,9 +55,16 @@ class Consumer {
     return Records().size() >= n;
   }
 
+  /// The number of pushes of each call of the sink, in order.
+  std::vector<size_t> Calls() {
+    std::lock_guard lock(mu_);
+    return calls_;
+  }
+
  private:
   std::mutex mu_;
   std::vector<SubscriptionPush> pushes_;
+  std::vector<size_t> calls_;
 };
 
 class SubscriptionManagerTest : public ::testing::Test {
@@ -111,6 +119,35 @@ class SubscriptionManagerTest : public ::testing::Test {
   stream::GroupCommitter committer_;
   std::unique_ptr<SubscriptionManager> manager_;
 };
+
+TEST_F(SubscriptionManagerTest, AConsumerBehindGetsManyPartitionsPerSinkCallAndALiveOneGetsOne) {
+  // 100 partitions with records before the take: one delivery round grants them all to the one
+  // consumer, which receives them in a few calls rather than 100.
+  std::string json = "[";
+  for (int k = 0; k < 100; ++k) {
+    json += (k == 0 ? "" : ",") + std::string(R"({"id":"k)") + std::to_string(k) + R"(","data":1})";
+  }
+  Produce(json + "]");
+  const SubscriptionId id = Create(60'000);
+  Consumer consumer;
+  ASSERT_TRUE(manager_->Take(id, "amount", ConsumerId(1), 1000, consumer.Sink()).ok());
+  ASSERT_TRUE(consumer.WaitFor(100));
+  const std::vector<size_t> behind = consumer.Calls();
+  size_t pushed = 0;
+  for (size_t n : behind) pushed += n;
+  EXPECT_EQ(pushed, 100u);
+  EXPECT_LE(behind.size(), 4u) << "one call per partition instead of per round";
+  EXPECT_GT(behind.front(), 1u);
+  // Live: a record produced while the consumer waits is one push in one call.
+  Produce(R"([{"id":"k7","data":2}])");
+  ASSERT_TRUE(consumer.WaitFor(101));
+  const std::vector<size_t> live = consumer.Calls();
+  ASSERT_EQ(live.size(), behind.size() + 1);
+  EXPECT_EQ(live.back(), 1u);
+  const auto records = consumer.Records();
+  EXPECT_EQ(records.back().key, "k7");
+  EXPECT_EQ(records.back().offset, 1u);
+}
 
 TEST_F(SubscriptionManagerTest, RecordsArePushedInOffsetOrderPerPartitionUpToTheDemand) {
   Produce(R"([{"id":"a","data":1},{"id":"b","data":2},{"id":"a","data":3}])");

@@ -43,6 +43,18 @@ class SubscriptionTest : public ::testing::Test {
       ASSERT_TRUE(s.ok()) << s.ToString();
     }
   }
+  /// A broker with frames of `max_frame_bytes` and a memory stream `amount` {id, data, payload}.
+  void StartWithPayloads(const std::string& max_frame_bytes) {
+    broker_ = std::make_unique<BrokerProcess>(
+        tmp_.path() + "/data", std::vector<std::string>{"--max-frame-bytes", max_frame_bytes});
+    broker_->Start();
+    client_ = Connect();
+    Status s = client_->UploadConfiguration(
+        "[storage.memory]\ntype = \"memory\"\n[schema.amount]\nid = \"string\"\n"
+        "data = \"int32\"\npayload = \"string\"\n[streams.amount]\nschema = \"amount\"\n"
+        "partition_key = \"id\"\n");
+    ASSERT_TRUE(s.ok()) << s.ToString();
+  }
   std::unique_ptr<Client> Connect() {
     ClientOptions options;
     options.port = broker_->port();
@@ -222,15 +234,7 @@ TEST_F(SubscriptionTest, AcknowledgingWhatWasNeverPushedIsAnError) {
 
 TEST_F(SubscriptionTest, PushesLargerThanTheFrameLimitAreSplit) {
   // 1 MiB frames, 60 records of 60 KB on one key: one push of them would be 3.6 MB.
-  broker_ = std::make_unique<BrokerProcess>(tmp_.path() + "/data",
-                                            std::vector<std::string>{"--max-frame-bytes", "1048576"});
-  broker_->Start();
-  client_ = Connect();
-  Status s = client_->UploadConfiguration(
-      "[storage.memory]\ntype = \"memory\"\n[schema.amount]\nid = \"string\"\n"
-      "data = \"int32\"\npayload = \"string\"\n[streams.amount]\nschema = \"amount\"\n"
-      "partition_key = \"id\"\n");
-  ASSERT_TRUE(s.ok()) << s.ToString();
+  StartWithPayloads("1048576");
   const std::string big(60'000, 'x');
   for (int r = 0; r < 6; ++r) {
     std::string batch;
@@ -248,6 +252,57 @@ TEST_F(SubscriptionTest, PushesLargerThanTheFrameLimitAreSplit) {
     EXPECT_EQ(seen[i].offset, static_cast<uint64_t>(i));
     EXPECT_EQ(seen[i].data, i);
   }
+}
+
+TEST_F(SubscriptionTest, ARecordLargerThanTheFrameLimitIsReportedToItsConsumer) {
+  // 4 KiB frames: a ~3.9 KB record can be produced, but its push (with the schema and the
+  // envelope) is larger than a frame.
+  StartWithPayloads("4096");
+  Produce(R"({"id":"big","data":1,"payload":")" + std::string(3'900, 'x') + "\"}");
+  Produce(R"({"id":"small","data":2,"payload":"y"})");
+  const std::string id = Subscribe();
+  ASSERT_TRUE(client_->Take(id, 10).ok());
+  bool small_seen = false;
+  Status reported;
+  for (int i = 0; i < 2; ++i) {
+    auto delivery = client_->NextDelivery(5s);
+    if (!delivery.ok()) {
+      reported = delivery.status();
+      continue;
+    }
+    ASSERT_TRUE(delivery->has_value()) << "nothing came: the consumer was left waiting";
+    EXPECT_EQ((*delivery)->records.partition_key, "small");
+    small_seen = true;
+  }
+  EXPECT_TRUE(small_seen);
+  EXPECT_EQ(reported.code(), StatusCode::kResourceExhausted) << reported.ToString();
+  EXPECT_NE(reported.message().find("partition 'big' at offset 0"), std::string::npos)
+      << reported.ToString();
+  EXPECT_NE(reported.message().find("frame limit"), std::string::npos) << reported.ToString();
+  // The connection and the subscription go on.
+  Produce(R"({"id":"small","data":3,"payload":"z"})");
+  auto next = client_->NextDelivery(5s);
+  ASSERT_TRUE(next.ok()) << next.status().ToString();
+  ASSERT_TRUE(next->has_value());
+  EXPECT_EQ((*next)->records.offset, 1u);
+}
+
+TEST_F(SubscriptionTest, ASubscriptionOfManyPartitionsIsListedAsFarAsAFrameHolds) {
+  StartWithPayloads("4096");
+  for (int request = 0; request < 40; ++request) {  // 50 rows per request fit in a frame
+    std::string rows;
+    for (int k = request * 50; k < request * 50 + 50; ++k) {
+      rows += R"({"id":"k)" + std::to_string(k) + R"(","data":1,"payload":""})" + "\n";
+    }
+    Produce(rows);
+  }
+  const std::string id = Subscribe();
+  auto info = client_->GetSubscription(id);
+  ASSERT_TRUE(info.ok()) << info.status().ToString();
+  EXPECT_TRUE(info->partitions_truncated);
+  EXPECT_GT(info->partitions.size(), 10u);
+  EXPECT_LT(info->partitions.size(), 2000u);
+  EXPECT_EQ(info->partitions.front().key, "k0");
 }
 
 TEST_F(SubscriptionTest, ConsumersLearnThatTheirSubscriptionEnded) {
