@@ -252,8 +252,24 @@ broker::BrokerApi::ProduceDone RequestHandler::ProduceReply(const Message& reque
   };
 }
 
+namespace {
+
+/// A payload format this broker knows. proto3 keeps an unknown enum number as sent: it is
+/// refused rather than read as AUTO.
+bool KnownFormat(const higgins::wire::ProduceRequest& body) {
+  return higgins::wire::PayloadFormat_IsValid(body.format());
+}
+
+Status UnknownFormat(const higgins::wire::ProduceRequest& body) {
+  return Status::InvalidArgument("unknown payload format " + std::to_string(body.format()) +
+                                 " (AUTO = 0, JSON = 1, ARROW_IPC = 2)");
+}
+
+}  // namespace
+
 void RequestHandler::Produce(const Message& request, Reply reply) {
   const auto& body = request.producerequest();
+  if (!KnownFormat(body)) return ProduceReply(request, std::move(reply))(UnknownFormat(body));
   broker_->Produce(body.stream_name(), body.payload(), FromProto(body.format()),
                    ProduceReply(request, std::move(reply)));
 }
@@ -269,11 +285,12 @@ void RequestHandler::HandleProduces(std::span<QueuedProduce> produces) {
     for (; end < produces.size(); ++end) {
       const Message& request = produces[end].request;
       if (request.type() != Message::PRODUCEREQUEST || !request.has_producerequest() ||
-          request.producerequest().stream_name() != stream) {
+          request.producerequest().stream_name() != stream ||
+          !KnownFormat(request.producerequest())) {
         break;
       }
     }
-    if (end == i) {  // not a produce request with a body: Handle answers it
+    if (end == i) {  // not a produce request with a body, or a bad one: Handle answers it
       Handle(produces[i].request, std::move(produces[i].reply));
       ++i;
       continue;

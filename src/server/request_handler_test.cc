@@ -60,6 +60,15 @@ class RequestHandlerTest : public ::testing::Test {
     return answer;
   }
 
+  /// A produce result of one record of partition "a" at `offset`.
+  static stream::ProduceResult OneRecordAt(uint64_t offset) {
+    stream::ProduceResult result;
+    result.partitions = {"a"};
+    result.partition_indexes = {0};
+    result.offsets = {offset};
+    return result;
+  }
+
   FakeBrokerApi broker_;
 };
 
@@ -112,11 +121,7 @@ TEST_F(RequestHandlerTest, AFailedProduceCarriesTheBrokersErrorAndCode) {
 }
 
 TEST_F(RequestHandlerTest, AProduceThatWaitsForDerivedStreamsSaysTheRecordsWereCommitted) {
-  stream::ProduceResult result;
-  result.partitions = {"a"};
-  result.partition_indexes = {0};
-  result.offsets = {3};
-  broker_.produce_result = result;
+  broker_.produce_result = OneRecordAt(3);
   broker_.wait_status = Status::DeadlineExceeded("'doubled' partition 'a' has 3 of 4 records");
   Message request;
   request.set_type(Message::PRODUCEREQUEST);
@@ -161,11 +166,7 @@ Message ProduceTo(std::string_view stream, uint64_t id) {
 
 // Produces handled together reach the broker as runs to one stream; each gets its own reply.
 TEST_F(RequestHandlerTest, QueuedProducesGoToTheBrokerAsRunsToOneStream) {
-  stream::ProduceResult result;
-  result.partitions = {"a"};
-  result.partition_indexes = {0};
-  result.offsets = {1};
-  broker_.produce_result = result;
+  broker_.produce_result = OneRecordAt(1);
   std::vector<Message> replies;
   std::vector<RequestHandler::QueuedProduce> queued;
   const char* streams[] = {"x", "x", "x", "y", "x", "x"};
@@ -191,6 +192,31 @@ TEST_F(RequestHandlerTest, QueuedProducesGoToTheBrokerAsRunsToOneStream) {
     EXPECT_EQ(replies[i].produceresponse().offsets_size(), 1);
   }
   EXPECT_EQ(replies[6].type(), Message::PONG);
+}
+
+TEST_F(RequestHandlerTest, AnUnknownPayloadFormatIsRefusedAloneAndTheOthersAreProduced) {
+  broker_.produce_result = OneRecordAt(1);
+  std::vector<Message> replies;
+  std::vector<RequestHandler::QueuedProduce> queued;
+  for (uint64_t i = 0; i < 3; ++i) {
+    queued.push_back({ProduceTo("x", 100 + i), [&](Message m) { replies.push_back(m); }});
+  }
+  queued[1].request.mutable_producerequest()->set_format(
+      static_cast<higgins::wire::PayloadFormat>(7));
+  {
+    RequestHandler handler(&broker_, 1u << 20);
+    handler.HandleProduces(queued);
+  }
+  EXPECT_EQ(broker_.produces.size(), 2u);
+  ASSERT_EQ(replies.size(), 3u);
+  EXPECT_EQ(replies[0].produceresponse().offsets_size(), 1);
+  EXPECT_EQ(replies[2].produceresponse().offsets_size(), 1);
+  const auto& refused = replies[1].produceresponse();
+  EXPECT_EQ(replies[1].correlationid(), 101u);
+  EXPECT_EQ(refused.code(), higgins::wire::INVALID_ARGUMENT);
+  ASSERT_EQ(refused.errors_size(), 1);
+  EXPECT_EQ(refused.errors(0), "unknown payload format 7 (AUTO = 0, JSON = 1, ARROW_IPC = 2)");
+  EXPECT_EQ(refused.offsets_size(), 0);
 }
 
 TEST_F(RequestHandlerTest, AnExceptionBelowQueuedProducesAnswersEachOfThem) {
