@@ -82,6 +82,27 @@ class CoalescedProduceTest : public ::testing::Test {
     for (auto& t : producers) t.join();
   }
 
+  /// Starts a broker with `config`, runs the producers (`pipeline` requests in flight each)
+  /// for 1.5 s, then calls `at_end` (with the producers still running) and waits for them.
+  /// Expects no offset acknowledged twice, no malformed and no misordered reply.
+  template <typename AtEnd>
+  void ProduceFor1500Ms(std::string_view config, int pipeline, AtEnd at_end) {
+    broker_ = std::make_unique<BrokerProcess>(tmp_.path() + "/data");
+    broker_->Start();
+    ASSERT_EQ(ReplyErrors(WireClient(broker_->port()).CreateConfiguration(config)), "");
+    std::atomic<bool> stop{false};
+    std::thread timer([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+      at_end();
+      stop = true;
+    });
+    RunProducers(pipeline, stop);
+    timer.join();
+    EXPECT_EQ(duplicates_, 0);
+    EXPECT_EQ(malformed_, 0);
+    EXPECT_EQ(misordered_, 0);
+  }
+
   TempDir tmp_;
   std::unique_ptr<BrokerProcess> broker_;
   std::mutex mu_;
@@ -94,19 +115,7 @@ class CoalescedProduceTest : public ::testing::Test {
 // Memory storage: offsets of concurrent one-row requests are distinct and dense per key, and
 // each reply names its own row.
 TEST_F(CoalescedProduceTest, ConcurrentOneRowRequestsGetDistinctDenseOffsets) {
-  broker_ = std::make_unique<BrokerProcess>(tmp_.path() + "/data");
-  broker_->Start();
-  ASSERT_EQ(ReplyErrors(WireClient(broker_->port()).CreateConfiguration(kQuickStart)), "");
-  std::atomic<bool> stop{false};
-  std::thread timer([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-    stop = true;
-  });
-  RunProducers(/*pipeline=*/4, stop);
-  timer.join();
-  EXPECT_EQ(duplicates_, 0);
-  EXPECT_EQ(malformed_, 0);
-  EXPECT_EQ(misordered_, 0);
+  ProduceFor1500Ms(kQuickStart, /*pipeline=*/4, [] {});
   ASSERT_GT(acknowledged_.size(), 1000u);
   // Dense: each key's offsets are exactly 0..n-1.
   std::map<std::string, uint64_t> next;
@@ -127,20 +136,7 @@ TEST_F(CoalescedProduceTest, ConcurrentOneRowRequestsGetDistinctDenseOffsets) {
 // File storage, fsync on: kill -9 while 50 connections produce one row per request loses no
 // acknowledged record, and no two acknowledged records share an offset.
 TEST_F(CoalescedProduceTest, Kill9DuringFiftyConnectionOneRowProduceLosesNothing) {
-  broker_ = std::make_unique<BrokerProcess>(tmp_.path() + "/data");
-  broker_->Start();
-  ASSERT_EQ(ReplyErrors(WireClient(broker_->port()).CreateConfiguration(kFileConfig)), "");
-  std::atomic<bool> stop{false};
-  std::thread killer([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-    broker_->Kill9();
-    stop = true;
-  });
-  RunProducers(/*pipeline=*/2, stop);
-  killer.join();
-  EXPECT_EQ(duplicates_, 0);
-  EXPECT_EQ(malformed_, 0);
-  EXPECT_EQ(misordered_, 0);
+  ProduceFor1500Ms(kFileConfig, /*pipeline=*/2, [this] { broker_->Kill9(); });
   ASSERT_GT(acknowledged_.size(), 500u) << "too few produces were acknowledged to test anything";
 
   broker_->Start();
