@@ -20,6 +20,8 @@
 #   BENCH_HIGGINS_THREADS [2]  `higgins --threads`
 #   BENCH_BUILD_DIR [build/release]; BENCH_SKIP_BUILD=1 reuses the binaries there
 #   BENCH_RESULTS [unset]      file that receives every run's JSON line
+#   BENCH_PHASES ["produce query"]  which tables to measure
+#   BENCH_STORAGES ["memory file"]; BENCH_ROWS ["1 1000"]; BENCH_KEYS ["1 10000"]  which rows
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,6 +35,10 @@ query_keys="${BENCH_QUERY_KEYS:-1}"
 higgins_threads="${BENCH_HIGGINS_THREADS:-2}"
 build="${BENCH_BUILD_DIR:-build/release}"
 results="${BENCH_RESULTS:-}"
+phases="${BENCH_PHASES:-produce query}"
+storages="${BENCH_STORAGES:-memory file}"
+row_counts="${BENCH_ROWS:-1 1000}"
+key_counts="${BENCH_KEYS:-1 10000}"
 
 bench_name=redis-compare
 # shellcheck source=bench/lib.sh
@@ -100,12 +106,13 @@ errors_note() {
 echo "Machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at start;" \
   "$(redis-server --version | cut -d' ' -f1-3); ${seconds} s per run after ${warmup} s warm-up;" \
   "${concurrency} connections x ${pipeline} in flight (produce), x ${query_pipeline} (query)."
+if [[ " $phases " == *" produce "* ]]; then
 echo
 echo "| workload | Higgins rec/s | Redis rec/s | Higgins/Redis | Higgins p50/p99 µs | Redis p50/p99 µs |"
 echo "|---|---|---|---|---|---|"
-for storage in memory file; do
-  for rows in 1 1000; do
-    for keys in 1 10000; do
+for storage in $storages; do
+  for rows in $row_counts; do
+    for keys in $key_counts; do
       echo "running produce: $storage, $rows rows per request, $keys keys" >&2
       args=(--workload produce --record-bytes 100 --rows-per-request "$rows" --keys "$keys"
             --pipeline "$pipeline")
@@ -124,14 +131,16 @@ for storage in memory file; do
     done
   done
 done
+fi
 
+[[ " $phases " == *" query "* ]] || exit 0
 echo
 echo "Point reads of one record at a random existing position, after $query_records records" \
   "over $query_keys key(s) (Higgins GetIndex OFFSET, Redis XRANGE id id COUNT 1):"
 echo
 echo "| storage | Higgins p50/p99/p999 µs | Redis p50/p99/p999 µs | p50 ratio | p99 ratio | Higgins reads/s | Redis reads/s |"
 echo "|---|---|---|---|---|---|---|"
-for storage in memory file; do
+for storage in $storages; do
   echo "running query: $storage (prefill $query_records records)" >&2
   args=(--workload query --record-bytes 100 --rows-per-request 1 --keys "$query_keys"
         --prefill "$query_records" --pipeline "$query_pipeline")
