@@ -233,29 +233,23 @@ void BM_UdfMapBroker(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-void BM_KeyCheck(benchmark::State& state) {
+// The broker's key check (buffers first), or with `row_by_row` the row-by-row check alone.
+void KeyCheck(benchmark::State& state, bool row_by_row) {
   const arrow::RecordBatch in = Input(state.range(0));
   auto out = UdfDouble(in);
   if (!out.ok()) Die(out.status().ToString());
   const Keys keys(in);
   for (auto _ : state) {
-    if (!CheckKeys(in, *out, keys.pointers).ok()) Die("key check failed");
+    const higgins::Status s = row_by_row
+                                  ? higgins::stream::CheckSameKeys(out->column(0), keys.pointers, "id")
+                                  : CheckKeys(in, *out, keys.pointers);
+    if (!s.ok()) Die("key check failed");
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-void BM_KeyCheckRowByRow(benchmark::State& state) {
-  const arrow::RecordBatch in = Input(state.range(0));
-  auto out = UdfDouble(in);
-  if (!out.ok()) Die(out.status().ToString());
-  const Keys keys(in);
-  for (auto _ : state) {
-    if (!higgins::stream::CheckSameKeys(out->column(0), keys.pointers, "id").ok()) {
-      Die("key check failed");
-    }
-  }
-  state.SetItemsProcessed(state.iterations() * state.range(0));
-}
+void BM_KeyCheck(benchmark::State& state) { KeyCheck(state, false); }
+void BM_KeyCheckRowByRow(benchmark::State& state) { KeyCheck(state, true); }
 
 void BM_UdfCallOnly(benchmark::State& state) {
   Udf& u = TheUdf();
