@@ -8,8 +8,9 @@ namespace higgins::protocol {
 namespace {
 
 // An empty buffer keeps its allocation up to this size; a larger one (left by a large frame) is
-// released so that an idle connection does not hold the memory of its biggest frame.
-constexpr size_t kRetainedBufferBytes = 1u << 20;
+// released as soon as it is empty, so that an idle connection does not hold the memory of its
+// biggest frame (docs/operations.md, "Connection memory").
+constexpr size_t kRetainedBufferBytes = 4096;
 
 std::string_view AsChars(std::span<const uint8_t> bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
@@ -51,7 +52,7 @@ Status FrameDecoder::Consume(std::span<const uint8_t> bytes) {
     buffer_.append(input);
     read_pos_ += Parse(std::string_view(buffer_).substr(read_pos_));
   }
-  if (!error_.ok()) {
+  if (!error_.ok() || (read_pos_ == buffer_.size() && buffer_.capacity() > kRetainedBufferBytes)) {
     std::string().swap(buffer_);
     read_pos_ = 0;
   }

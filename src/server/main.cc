@@ -8,8 +8,8 @@
 #include <asio.hpp>
 #include <chrono>
 #include <csignal>
-#include <exception>
 #include <cstdio>
+#include <exception>
 #include <thread>
 #include <vector>
 
@@ -37,6 +37,8 @@ struct Flags {
   uint32_t entry_cache_mb = 64;
   size_t max_subscriptions = 1'000;
   uint64_t visibility_timeout_ms = 30'000;
+  uint32_t idle_timeout_s = 600;
+  higgins::server::ConnectionByteLimits byte_limits;
 };
 
 /// protobuf logs every string field with invalid UTF-8 it parses; a client could flood the log
@@ -92,11 +94,15 @@ int Run(const Flags& flags) {
     for (auto& w : work) w.reset();
     for (auto& c : contexts) c->stop();
   };
+  // One byte budget for every listener's connections (docs/operations.md, "Connection memory").
+  higgins::server::ByteBudget budget(flags.byte_limits);
   higgins::server::ServerOptions server_options;
   server_options.bind = flags.bind;
   server_options.port = flags.port;
   server_options.max_frame_bytes = flags.max_frame_bytes;
   server_options.max_connections = flags.max_connections;
+  server_options.budget = &budget;
+  server_options.idle_timeout = std::chrono::seconds(flags.idle_timeout_s);
   higgins::server::Server server(context_ptrs, &handler, server_options);
   if (auto s = server.Start(); !s.ok()) {
     spdlog::critical("{}", s.ToString());
@@ -129,7 +135,6 @@ int Run(const Flags& flags) {
   spdlog::info("stopped");
   return 0;
 }
-
 
 int RunBroker(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
@@ -171,6 +176,32 @@ int RunBroker(int argc, char** argv) {
                  "not acknowledged within it are pushed again")
       ->capture_default_str()
       ->check(CLI::Range(uint64_t{1}, uint64_t{86'400'000}));
+  app.add_option("--idle-timeout", flags.idle_timeout_s,
+                 "seconds after which a connection that sent and received nothing is closed "
+                 "(not one consuming a subscription); 0: never")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 7u * 86'400));
+  constexpr size_t kMinByteLimit = size_t{64} << 10;
+  constexpr size_t kMaxByteLimit = size_t{1} << 40;
+  app.add_option("--max-request-bytes-per-connection",
+                 flags.byte_limits.request_bytes_per_connection,
+                 "bytes of requests read from one connection and not yet answered; reading "
+                 "pauses at the limit")
+      ->capture_default_str()
+      ->check(CLI::Range(kMinByteLimit, kMaxByteLimit));
+  app.add_option("--max-reply-bytes-per-connection", flags.byte_limits.reply_bytes_per_connection,
+                 "bytes of replies and pushes not yet written to one connection; its requests "
+                 "and reading pause at the limit")
+      ->capture_default_str()
+      ->check(CLI::Range(kMinByteLimit, kMaxByteLimit));
+  app.add_option("--max-request-bytes-total", flags.byte_limits.request_bytes_total,
+                 "bytes of requests read and not yet answered, all connections together")
+      ->capture_default_str()
+      ->check(CLI::Range(kMinByteLimit, kMaxByteLimit));
+  app.add_option("--max-reply-bytes-total", flags.byte_limits.reply_bytes_total,
+                 "bytes of replies and pushes not yet written, all connections together")
+      ->capture_default_str()
+      ->check(CLI::Range(kMinByteLimit, kMaxByteLimit));
   app.add_option("--threads", flags.threads, "network threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));

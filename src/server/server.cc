@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/memory_release.h"
 #include "server/produce_coalescer.h"
 #include "server/session.h"
 
@@ -13,6 +14,9 @@ Server::Server(std::vector<asio::io_context*> contexts, RequestHandler* handler,
       contexts_(std::move(contexts)),
       handler_(handler),
       options_(std::move(options)),
+      own_budget_(options_.budget ? nullptr : std::make_unique<ByteBudget>(options_.byte_limits)),
+      budget_(options_.budget ? options_.budget : own_budget_.get()),
+      memory_release_(std::make_shared<MemoryRelease>(io_)),
       acceptor_(io_) {
   for (asio::io_context* context : contexts_) {
     coalescers_.push_back(std::make_shared<ProduceCoalescer>(*context, handler_));

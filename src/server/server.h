@@ -2,6 +2,7 @@
 
 #include <asio.hpp>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "higgins/result.h"
+#include "server/byte_budget.h"
 #include "server/request_handler.h"
 
 namespace higgins::server {
@@ -22,14 +24,21 @@ struct ServerOptions {
   size_t max_connections = 1024;
   /// Requests read from one connection and not yet answered; reading pauses at the limit.
   size_t max_in_flight_per_connection = 1024;
-  /// Bytes of replies waiting to be sent on one connection (a client that does not read). Above
-  /// it the session runs no further request and reads no more until the client catches up, so
-  /// at most this plus one reply (at most max_frame_bytes) is buffered per connection.
-  size_t max_pending_reply_bytes = 16u << 20;
+  /// The byte limits of every connection's requests and replies (ByteBudget), shared with the
+  /// other listeners of the broker. Null: the server keeps a budget of its own with
+  /// `byte_limits`. Above a connection's reply limit the session runs no further request and
+  /// reads no more until the client catches up, so it buffers at most that plus one reply.
+  ByteBudget* budget = nullptr;
+  ConnectionByteLimits byte_limits;
+  /// A connection without a byte read or written for this long is closed, unless it consumes a
+  /// subscription or has requests or replies in progress; zero: never. Kafka's
+  /// connections.max.idle.ms has the same default, 10 minutes.
+  std::chrono::milliseconds idle_timeout{std::chrono::minutes(10)};
 };
 
 class Session;
 class ProduceCoalescer;
+class MemoryRelease;
 
 /// The TCP listener (docs/protocol.md): one Session per connection, each reading
 /// frames, handing requests to the RequestHandler as they arrive (so pipelined requests are
@@ -66,6 +75,9 @@ class Server {
   size_t next_context_ = 0;
   RequestHandler* handler_;
   ServerOptions options_;
+  std::unique_ptr<ByteBudget> own_budget_;  // when options_.budget is null
+  ByteBudget* budget_;
+  std::shared_ptr<MemoryRelease> memory_release_;  // after connections close
   asio::ip::tcp::acceptor acceptor_;
   uint16_t port_ = 0;
   mutable std::mutex mu_;

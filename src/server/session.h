@@ -2,6 +2,7 @@
 
 #include <asio.hpp>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "protocol/frame.h"
+#include "server/byte_budget.h"
 #include "server/request_handler.h"
 
 namespace higgins::server {
@@ -27,7 +29,13 @@ class Server;
 /// module upload, subscription create/delete: run on the handler's administrative thread) waits
 /// for every request before it, and every request after it waits for it.
 ///
-/// All members are used on the session's strand only.
+/// Memory (docs/operations.md, "Connection memory"): the session's ByteBudget account counts the
+/// requests it has read and not answered and the replies and pushes it has not written; past a
+/// limit it stops reading and lets TCP push back. It reads through a per-thread buffer, so an
+/// idle session holds no read buffer, and it closes after ServerOptions::idle_timeout without a
+/// byte in either direction unless it consumes a subscription.
+///
+/// All members are used on the session's strand only, but for the account (atomic).
 class Session : public std::enable_shared_from_this<Session> {
  public:
   /// `coalescer`: the one of the socket's io_context, which gathers this thread's produces.
@@ -48,17 +56,31 @@ class Session : public std::enable_shared_from_this<Session> {
   /// Reserves the reply slot of the next request.
   uint64_t ReserveSlot();
   /// Stores a reply (called on the strand) and writes whatever is now in order. `counted`: the
-  /// frame's bytes are already in pending_reply_bytes_.
+  /// frame's bytes are already in the account's reply bytes.
   void Complete(uint64_t slot, std::string frame, bool counted = false);
   void Dispatch(const std::string& body);
+  /// A request read and not yet run: its reply slot, and the bytes its frame counts in the
+  /// account until the reply is made.
+  struct Request {
+    uint64_t slot = 0;
+    higgins::wire::Message message;
+    size_t bytes = 0;
+  };
   /// Runs a request now, or queues it behind unfinished produces (see class comment).
-  void Enqueue(uint64_t slot, higgins::wire::Message request);
-  void Execute(uint64_t slot, higgins::wire::Message request);
+  void Enqueue(Request request);
+  void Execute(Request request);
   void DrainDeferred();
+  /// Whether the reader must pause (requests in flight, the account's limits).
+  bool ReadingPaused() const;
+  /// Called when a pause that only a total caused may be over: resumes pushes and deferred
+  /// requests if replies have room again.
+  void ResumeAfterTotals();
+  void ArmIdleTimer(std::chrono::steady_clock::duration after);
+  void OnIdleTimer();
   void MaybeWrite();
   void MaybeClose();
   std::string Frame(const higgins::wire::Message& message) const;
-  /// Whether replies waiting to be sent reached ServerOptions::max_pending_reply_bytes.
+  /// Whether replies waiting to be sent reached a limit of the account.
   bool ReplyBacklogFull() const;
   /// Whether a request of `type` must wait for those in flight (see the class comment), or
   /// for the client to read its replies.
@@ -66,11 +88,16 @@ class Session : public std::enable_shared_from_this<Session> {
 
   Server* server_;
   ProduceCoalescer* coalescer_;  // owned by the server
-  Connection connection_;  // id and push callback, for subscriptions
+  Connection connection_;        // id and push callback, for subscriptions
   asio::ip::tcp::socket socket_;
   asio::strand<asio::ip::tcp::socket::executor_type> strand_;
   protocol::FrameDecoder decoder_;
+  ByteBudget::Account account_;
   asio::steady_timer wake_;  // reader waits here when too many requests are in flight
+  asio::steady_timer idle_timer_;
+  std::chrono::steady_clock::time_point last_activity_;  // last byte read or written
+  bool consumer_ = false;  // took records from a subscription: never closed for idleness
+  char peek_byte_ = 0;     // what the reader peeks into while it waits for data
   std::deque<std::optional<std::string>> slots_;  // replies in request order
   uint64_t first_slot_ = 0;                       // slot number of slots_.front()
   std::vector<std::string> writing_;              // frames of the write in progress
@@ -78,14 +105,11 @@ class Session : public std::enable_shared_from_this<Session> {
   size_t produces_in_flight_ = 0;
   size_t others_in_flight_ = 0;  // every request in flight that is not a produce
   size_t admin_in_flight_ = 0;   // those of them that are administrative
-  std::deque<std::pair<uint64_t, higgins::wire::Message>> deferred_;
+  std::deque<Request> deferred_;
   bool write_in_progress_ = false;
   bool flush_scheduled_ = false;  // a MaybeWrite is posted (gathers replies into one write)
   bool reading_done_ = false;     // no more requests will be read
   bool closed_ = false;
-  // Bytes of reply frames made and not yet written. Atomic: a produce's reply is made on the
-  // committer thread; everything else reads it on the strand.
-  std::atomic<size_t> pending_reply_bytes_{0};
   // Set (by the subscriptions' delivery thread) when Connection::ready said no.
   std::atomic<bool> push_blocked_{false};
 };

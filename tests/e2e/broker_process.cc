@@ -47,8 +47,12 @@ bool BrokerProcess::StartOrExit() {
 
 void BrokerProcess::StartImpl(bool exit_is_failure) {
   const std::string log_path = dir_ + ".log";
-  std::vector<std::string> args = {HIGGINS_BROKER_BINARY, "--port=0", "--dir=" + dir_,
-                                   "--log-level=info"};
+  std::vector<std::string> args = {HIGGINS_BROKER_BINARY, "--port=0", "--dir=" + dir_};
+  // The log level is info unless the test asks for another.
+  const bool own_level = std::any_of(extra_args_.begin(), extra_args_.end(), [](const auto& a) {
+    return a.rfind("--log-level", 0) == 0;
+  });
+  if (!own_level) args.emplace_back("--log-level=info");
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
   // Each start appends to the log; remember where this start's output begins.
   std::error_code ec;

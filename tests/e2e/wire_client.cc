@@ -57,6 +57,25 @@ uint64_t WireClient::Send(higgins::wire::Message message) {
   return message.correlationid();
 }
 
+size_t WireClient::SendUntilStalled(std::string_view bytes, int stall_ms) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    pollfd p{fd_, POLLOUT, 0};
+    const int ready = ::poll(&p, 1, stall_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0 || (p.revents & POLLOUT) == 0) break;
+    const ssize_t n =
+        ::send(fd_, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
+    if (n <= 0) {
+      ADD_FAILURE() << "send: " << std::strerror(errno);
+      break;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return done;
+}
+
 void WireClient::ShutdownWrite() { ::shutdown(fd_, SHUT_WR); }
 
 std::optional<higgins::wire::Message> WireClient::Receive() {

@@ -24,6 +24,9 @@ class WireClient {
   uint64_t Send(higgins::wire::Message message);
   /// Sends raw bytes (for malformed-input tests).
   void SendRaw(std::string_view bytes);
+  /// Sends what it can of `bytes` until the broker stops taking them for `stall_ms` (its
+  /// receive and our send buffers full) or all are sent; returns how many were sent.
+  size_t SendUntilStalled(std::string_view bytes, int stall_ms);
   /// Half-closes: the broker sees end of input.
   void ShutdownWrite();
   /// The next reply (waits up to 30 s), or nullopt on close/timeout.
