@@ -159,7 +159,7 @@ higgins-cli: InvalidArgument: rows 0 to 2: produce to stream 'amount': the paylo
 # Unknown streams, missing files and bad options.
 
 $ echo '{"id":"a","data":1}' | higgins-cli --port $PORT produce --stream nope
-higgins-cli: NotFound: stream 'nope' does not exist
+higgins-cli: NotFound: stream 'nope' does not exist (declared streams: amount)
 [exit 1]
 
 $ higgins-cli --port $PORT produce --stream amount --file missing.json

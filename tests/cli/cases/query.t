@@ -113,7 +113,7 @@ higgins-cli: NotFound: stream 'events': partition 'nope' has no records
 [exit 1]
 
 $ higgins-cli --port $PORT query --stream nope --partition k1 --latest
-higgins-cli: NotFound: stream 'nope' does not exist
+higgins-cli: NotFound: stream 'nope' does not exist (declared streams: events)
 [exit 1]
 
 $ higgins-cli --port $PORT query --stream events --partition k1 --from 99

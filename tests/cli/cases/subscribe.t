@@ -164,7 +164,7 @@ id                                    stream  start      timeout_ms  consumers  
 # Errors: an unknown stream or subscription, a malformed id, and usage errors.
 
 $ higgins-cli --port $PORT subscribe --stream nope
-higgins-cli: NotFound: stream 'nope' does not exist
+higgins-cli: NotFound: stream 'nope' does not exist (declared streams: events, logged)
 [exit 1]
 
 $ higgins-cli --port $PORT subscribe --subscription 00000000-0000-0000-0000-000000000000
