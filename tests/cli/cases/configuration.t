@@ -110,6 +110,13 @@ $ cat > map.toml <<'TOML'
 $ higgins-cli --port $PORT create-configuration --file map.toml
 configuration applied
 
+# The records a map stream fails on are in its errors stream, doubled/errors. A query that finds
+# nothing there exits 3 (nothing there), not 1 (a failure).
+
+$ higgins-cli --port $PORT query --stream doubled/errors --partition a --from 0
+higgins-cli: NotFound: stream 'doubled/errors': partition 'a' has no records
+[exit 3]
+
 $ higgins-cli --port $PORT upload-module --name double
 --file is required
 Run with --help or --help-all for more information.
