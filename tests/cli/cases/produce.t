@@ -113,7 +113,7 @@ higgins-cli: InvalidArgument: standard input: row 0: malformed JSON near byte 19
 [exit 1]
 
 $ printf '[{"id":"f","data":1},\n {"id":"g","data":2' | higgins-cli --port $PORT produce --stream amount
-higgins-cli: InvalidArgument: standard input: row 0: malformed JSON near byte 41: the text ends inside an array; no records were produced
+higgins-cli: InvalidArgument: standard input: row 0: malformed JSON near byte 41: the text ends inside an object; no records were produced
 [exit 1]
 
 # CSV given as JSON (the default format) is named too.
