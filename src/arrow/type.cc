@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "common/nearest_word.h"
+#include "common/tz_database.h"
+
 namespace higgins::arrow {
 
 std::string_view TimeUnitName(TimeUnit unit) {
@@ -214,12 +217,32 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
+// Every name a tag may start with, for "did you mean": the simple tags, then those that take
+// arguments.
+std::vector<std::string_view> TagNames() {
+  std::vector<std::string_view> names;
+  for (const SimpleTag& s : kSimpleTags) names.push_back(s.tag);
+  for (std::string_view name :
+       {"decimal", "decimal128", "time32", "time64", "duration", "fixed_size_binary"}) {
+    names.push_back(name);
+  }
+  return names;
+}
+
 // NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (tag, why) of a message
 Status BadTag(std::string_view tag, std::string_view why = {}) {
   std::string m = "unknown type tag '" + std::string(tag) + "'";
   if (!why.empty()) m += " (" + std::string(why) + ")";
   m += "; valid tags: " + std::string(kValidTags);
   return Status::InvalidArgument(std::move(m));
+}
+
+// An unknown name (`name` is the tag's name without its arguments), with the nearest valid one.
+Status UnknownName(std::string_view tag, std::string_view name) {
+  const std::vector<std::string_view> names = TagNames();
+  const std::optional<std::string_view> nearest = NearestWord(name, names);
+  if (!nearest) return BadTag(tag);
+  return BadTag(tag, "did you mean " + std::string(*nearest) + "?");
 }
 
 std::optional<TimeUnit> ParseUnit(std::string_view s) {
@@ -238,7 +261,8 @@ std::optional<int32_t> ParseInt(std::string_view s) {
 }
 
 // A time zone as Arrow's Schema.fbs allows it: an IANA name ("UTC", "Europe/Paris") or a fixed
-// offset "+HH:MM" / "-HH:MM". Names are checked for shape only (no time zone database lookup).
+// offset "+HH:MM" / "-HH:MM". Names must be zones of the system's tz database (common/
+// tz_database.h); on a system without one, only their shape is checked.
 Status ValidateTimeZone(std::string_view tz) {
   auto digits = [](std::string_view s) {
     return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -262,6 +286,13 @@ Status ValidateTimeZone(std::string_view tz) {
     return Status::InvalidArgument("time zone '" + std::string(tz) +
                                    "' is not a time zone name (like UTC or Europe/Paris) or an "
                                    "offset (like +02:00)");
+  }
+  // Without a tz database on this system, the shape is all that can be checked.
+  if (IsTzZone(tz) == false) {
+    return Status::InvalidArgument("time zone '" + std::string(tz) +
+                                   "' is not in the tz database (" + TzDatabaseDir() +
+                                   "): use a zone name like UTC or Europe/Paris, or an offset "
+                                   "like +02:00");
   }
   return Status::OK();
 }
@@ -314,7 +345,7 @@ Result<DataType> ParseTypeTag(std::string_view raw) {
         }
       }
     }
-    return BadTag(raw);
+    return UnknownName(raw, tag);
   }
   if (tag.back() != ')') return BadTag(raw, "missing ')'");
   std::string_view name = Trim(tag.substr(0, paren));
@@ -349,7 +380,7 @@ Result<DataType> ParseTypeTag(std::string_view raw) {
     }
     type = DataType::FixedSizeBinary(*w);
   } else {
-    return BadTag(raw);
+    return UnknownName(raw, name);
   }
   Status st = type.Validate();
   if (!st.ok()) return BadTag(raw, st.message());

@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "common/tz_database.h"
+
 namespace higgins::arrow {
 namespace {
 
@@ -57,6 +59,37 @@ TEST(TypeTagTest, UnknownTagListsValidTags) {
   EXPECT_EQ(t.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(t.status().message().find("unknown type tag 'int33'"), std::string::npos);
   EXPECT_NE(t.status().message().find("valid tags: string"), std::string::npos);
+}
+
+constexpr std::string_view kValidTagList =
+    "valid tags: string, large_string, bytes, large_bytes, bool, int8, int16, int32, int64, "
+    "uint8, uint16, uint32, uint64, float16, float32, float64, date32, date64, decimal, "
+    "decimal(P,S), timestamp, timestamp(UNIT[,TZ]), time32(s|ms), time64(us|ns), "
+    "duration(UNIT), fixed_size_binary(N), null";
+
+TEST(TypeTagTest, AMistypedTagSuggestsTheNearest) {
+  EXPECT_EQ(ParseTypeTag("int23").status().message(),
+            "unknown type tag 'int23' (did you mean int32?); " + std::string(kValidTagList));
+  EXPECT_EQ(ParseTypeTag("strng").status().message(),
+            "unknown type tag 'strng' (did you mean string?); " + std::string(kValidTagList));
+  EXPECT_EQ(
+      ParseTypeTag("timestmp(ms)").status().message(),
+      "unknown type tag 'timestmp(ms)' (did you mean timestamp?); " + std::string(kValidTagList));
+}
+
+TEST(TypeTagTest, ATagNearNothingGetsTheListAlone) {
+  EXPECT_EQ(ParseTypeTag("varchar").status().message(),
+            "unknown type tag 'varchar'; " + std::string(kValidTagList));
+}
+
+TEST(TypeTagTest, TimeZonesAreCheckedAgainstTheTzDatabase) {
+  if (!IsTzZone("UTC").has_value()) GTEST_SKIP() << "no tz database on this system";
+  EXPECT_TRUE(ParseTypeTag("timestamp(ms, America/Argentina/Buenos_Aires)").ok());
+  const std::string why = "time zone 'Not/AZone' is not in the tz database (" + TzDatabaseDir() +
+                          "): use a zone name like UTC or Europe/Paris, or an offset like +02:00";
+  EXPECT_EQ(
+      ParseTypeTag("timestamp(ms, Not/AZone)").status().message(),
+      "unknown type tag 'timestamp(ms, Not/AZone)' (" + why + "); " + std::string(kValidTagList));
 }
 
 TEST(TypeTagTest, BadParametersAreRejected) {

@@ -27,6 +27,28 @@ Status MakeDirs(const std::string& path) {
   return Status::OK();
 }
 
+// How many declared streams the NotFound of an unknown stream lists.
+constexpr size_t kListedStreams = 10;
+
+// NotFound for stream `name`, listing the declared streams (in name order, the first
+// kListedStreams) so that a mistyped name is seen at once.
+Status NoSuchStream(
+    std::string_view name,
+    const std::map<std::string, std::shared_ptr<stream::StreamLog>, std::less<>>& streams) {
+  std::string message = "stream '" + std::string(name) + "' does not exist (";
+  if (streams.empty()) return Status::NotFound(message + "no streams are declared)");
+  message += "declared streams: ";
+  size_t listed = 0;
+  for (const auto& [stream_name, log] : streams) {
+    if (listed == kListedStreams) break;
+    message += (listed++ == 0 ? "" : ", ") + stream_name;
+  }
+  if (streams.size() > listed) {
+    message += " and " + std::to_string(streams.size() - listed) + " more";
+  }
+  return Status::NotFound(message + ")");
+}
+
 }  // namespace
 
 Broker::Broker(BrokerOptions options) : options_(std::move(options)), committer_(options_.clock) {
@@ -456,7 +478,7 @@ Result<std::shared_ptr<stream::StreamLog>> Broker::FindStream(std::string_view n
   std::shared_lock lock(mu_);
   if (auto it = streams_.find(name); it != streams_.end()) return it->second;
   if (auto it = errors_streams_.find(name); it != errors_streams_.end()) return it->second.log;
-  return Status::NotFound("stream '" + std::string(name) + "' does not exist");
+  return NoSuchStream(name, streams_);
 }
 
 // (stream name, payload) is the order of every produce API; swapped, the payload names no
@@ -646,7 +668,7 @@ Result<std::vector<StreamInfo>> Broker::Metadata(std::string_view name) const {
     describe(stream_name, *errors.log, &errors.derived);
   }
   if (!name.empty() && out.empty()) {
-    return Status::NotFound("stream '" + std::string(name) + "' does not exist");
+    return NoSuchStream(name, streams_);
   }
   return out;
 }

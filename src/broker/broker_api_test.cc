@@ -188,13 +188,30 @@ TEST_F(BrokerApiTest, WhatDoesNotExistIsNotFoundNamingTheStream) {
   ASSERT_TRUE(Produce(R"({"id":"a","data":1})").ok());
   auto no_stream = Query(Kind::kLatest, "nope", "a");
   EXPECT_EQ(no_stream.status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(no_stream.status().message(), "stream 'nope' does not exist");
+  EXPECT_EQ(no_stream.status().message(),
+            "stream 'nope' does not exist (declared streams: amount, amount_windows)");
   auto no_offset = Query(Kind::kOffset, "amount", "a", 5);
   EXPECT_EQ(no_offset.status().code(), StatusCode::kNotFound);
   EXPECT_EQ(no_offset.status().message().rfind("stream 'amount': ", 0), 0u)
       << no_offset.status().message();
   auto no_key = Query(Kind::kLatest, "amount", "zzz");
   EXPECT_EQ(no_key.status().code(), StatusCode::kNotFound);
+}
+
+// Past ten, the declared streams are counted rather than listed.
+TEST_F(BrokerApiTest, AnUnknownStreamListsTheFirstTenDeclared) {
+  std::string more = "[storage.memory]\ntype = \"memory\"\n";
+  for (int i = 0; i < 11; ++i) {
+    more += "[streams.s" + std::to_string(10 + i) +
+            "]\nschema = \"amount\"\npartition_key = \"id\"\nstorage = \"memory\"\n";
+  }
+  auto outcome = api().CreateConfiguration(more);
+  ASSERT_TRUE(outcome.ok()) << outcome.status().ToString();
+  const std::string expected =
+      "stream 'amont' does not exist (declared streams: amount, amount_windows, s10, s11, s12, "
+      "s13, s14, s15, s16, s17 and 3 more)";
+  EXPECT_EQ(Query(Kind::kLatest, "amont", "a").status(), Status::NotFound(expected));
+  EXPECT_EQ(api().Metadata("amont").status(), Status::NotFound(expected));
 }
 
 TEST_F(BrokerApiTest, AWindowStreamAnswersWindowsOfItsBase) {

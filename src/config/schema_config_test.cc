@@ -142,7 +142,8 @@ z = "int8"
       "decimal(P,S), timestamp, timestamp(UNIT[,TZ]), time32(s|ms), time64(us|ns), "
       "duration(UNIT), fixed_size_binary(N), null";
   EXPECT_EQ(error,
-            "line 4: schema 'amount', field 'x': unknown type tag 'int33'; " + valid + "\n" +
+            "line 4: schema 'amount', field 'x': unknown type tag 'int33' (did you mean int32?); " +
+                valid + "\n" +
                 "line 6: schema 'other', field 'y': unknown type tag 'decimal(40,2)' (decimal128 "
                 "precision must be 1..38, got 40); " +
                 valid);

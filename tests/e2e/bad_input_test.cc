@@ -212,7 +212,7 @@ TEST_F(BadInputTest, UnknownStream) {
   WireClient client(broker_->port());
   auto reply = client.Produce("nope", R"({"id":"k","data":1})");
   EXPECT_EQ(reply.produceresponse().code(), higgins::wire::NOT_FOUND);
-  EXPECT_EQ(ReplyErrors(reply), "stream 'nope' does not exist");
+  EXPECT_EQ(ReplyErrors(reply), "stream 'nope' does not exist (declared streams: amount)");
 }
 
 TEST_F(BadInputTest, IpcPayloadWithAnotherSchema) {

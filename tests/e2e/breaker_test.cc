@@ -68,7 +68,7 @@ TEST_F(BreakerTest, ErrorsQuotingInvalidUtf8AreStillParseableReplies) {
   Message produced = client.Produce("\xff\xfe", R"({"id":"a","data":1})");
   ASSERT_EQ(produced.type(), Message::PRODUCERESPONSE);
   EXPECT_EQ(produced.produceresponse().code(), higgins::wire::NOT_FOUND);
-  EXPECT_EQ(ReplyErrors(produced), "stream '\\xFF\\xFE' does not exist");
+  EXPECT_EQ(ReplyErrors(produced), "stream '\\xFF\\xFE' does not exist (declared streams: amount)");
 
   higgins::wire::Index index;
   index.set_stream("amount");
@@ -87,7 +87,7 @@ TEST_F(BreakerTest, ErrorsQuotingInvalidUtf8AreStillParseableReplies) {
   EXPECT_NE(ReplyErrors(deleted).find("\\xE2\\x82"), std::string::npos) << ReplyErrors(deleted);
   // Valid UTF-8 is quoted as it is.
   EXPECT_EQ(ReplyErrors(client.Produce("caf\xc3\xa9", R"({"id":"a","data":1})")),
-            "stream 'caf\xc3\xa9' does not exist");
+            "stream 'caf\xc3\xa9' does not exist (declared streams: amount)");
 }
 
 // A client that pipelines queries with large replies and never reads them: the broker must not

@@ -157,7 +157,8 @@ TEST_F(BrokerTest, ManyKeysAndOffsetsInEveryPayloadForm) {
   EXPECT_EQ(ReplyErrors(no_key), "index 0: stream 'amount': partition 'nope' has no records");
   auto no_stream = client->QueryLatest("nope", "k1");
   EXPECT_EQ(no_stream.getindexresponse().code(), higgins::wire::NOT_FOUND);
-  EXPECT_EQ(ReplyErrors(no_stream), "index 0: stream 'nope' does not exist");
+  EXPECT_EQ(ReplyErrors(no_stream),
+            "index 0: stream 'nope' does not exist (declared streams: amount)");
 
   // Metadata counts partitions and records.
   higgins::wire::Message meta;
@@ -465,7 +466,7 @@ TEST_F(BrokerTest, SuccessfulRepliesCarryTheirBody) {
   EXPECT_EQ(ReplyErrors(deleted), "");
   // The deleted stream is gone.
   EXPECT_EQ(ReplyErrors(client->Produce("amount", R"({"id":"a","data":1})")),
-            "stream 'amount' does not exist");
+            "stream 'amount' does not exist (no streams are declared)");
 }
 
 }  // namespace

@@ -347,7 +347,8 @@ TEST_F(ClientTest, ProduceRecordBatchesAndIpcBytes) {
 TEST_F(ClientTest, ProduceErrorsKeepTheBrokersCodeAndText) {
   auto client = ConnectWithAmount();
   auto unknown = client->ProduceJson("nope", Row("k", 1));
-  EXPECT_EQ(unknown.status(), Status::NotFound("stream 'nope' does not exist"));
+  EXPECT_EQ(unknown.status(),
+            Status::NotFound("stream 'nope' does not exist (declared streams: amount)"));
 
   auto bad_row = client->ProduceJson("amount", Row("k", 1) + "\n" + R"({"id":"k","data":"x"})");
   EXPECT_EQ(bad_row.status().code(), StatusCode::kInvalidArgument);

@@ -8,7 +8,7 @@ namespace higgins::cli {
 
 /// Registers the commands that talk to a broker under `app`: ping, create-configuration,
 /// delete-configuration, get-topography, upload-module, streams, produce, query, subscribe,
-/// subscriptions, subscription and delete-subscription. They connect
+/// create-subscription, subscriptions, subscription and delete-subscription. They connect
 /// with `*broker` (the global options, read when the command runs). Each callback sets
 /// `*exit_code` (0 on success, 1 with `higgins-cli: <Code>: <message>` on stderr otherwise).
 void AddBrokerCommands(CLI::App& app, const BrokerOptions* broker, int* exit_code);
@@ -24,6 +24,7 @@ CLI::Validator NonEmptyName();
 void AddStreamsCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code);
 void AddProduceCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code);
 void AddQueryCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code);
+/// subscribe, create-subscription.
 void AddSubscribeCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code);
 /// subscriptions, subscription ID, delete-subscription ID.
 void AddSubscriptionCommands(CLI::App& app, const BrokerOptions* broker, int* exit_code);

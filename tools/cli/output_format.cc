@@ -130,8 +130,10 @@ std::string RecordEnvelope(uint64_t offset, uint64_t timestamp_ms, std::string_v
 }
 
 // NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (key, value): the key, then its record
-std::string WithPartition(std::string_view partition_key, std::string_view object) {
-  std::string out = "{\"partition\":" + JsonQuote(partition_key);
+std::string WithDelivery(std::string_view partition_key, bool redelivered,
+                         std::string_view object) {
+  std::string out = "{\"partition\":" + JsonQuote(partition_key) +
+                    ",\"redelivered\":" + (redelivered ? "true" : "false");
   if (object.size() > 2) out += ',';
   out += object.substr(1);
   return out;

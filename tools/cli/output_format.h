@@ -52,9 +52,10 @@ std::vector<std::string> RenderJsonRows(const arrow::RecordBatch& batch);
 /// `{"offset":N,"timestamp":"YYYY-MM-DDTHH:MM:SS.mmmZ","record":RECORD_JSON}`.
 std::string RecordEnvelope(uint64_t offset, uint64_t timestamp_ms, std::string_view record_json);
 
-/// `object` (a JSON object's text, `{...}`) with `"partition":KEY` as its first member: what
-/// subscribe prints, since its records come from every partition of a stream.
-std::string WithPartition(std::string_view partition_key, std::string_view object);
+/// `object` (a JSON object's text, `{...}`) with `"partition":KEY,"redelivered":B` as its first
+/// members: what subscribe prints, since its records come from every partition of a stream and
+/// may be delivered again.
+std::string WithDelivery(std::string_view partition_key, bool redelivered, std::string_view object);
 
 /// The line query prints above a window's table:
 /// `window 1 (open): base offsets [5, 10), 4 records` for a count window, or

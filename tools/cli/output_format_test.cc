@@ -34,10 +34,10 @@ TEST(TextTable, HeaderOnly) {
   EXPECT_EQ(TextTable({"a", "bb"}).Render(), "a  bb\n");
 }
 
-TEST(OutputFormat, WithPartitionComesFirst) {
-  EXPECT_EQ(WithPartition("k\"1", R"({"offset":3,"record":{}})"),
-            R"({"partition":"k\"1","offset":3,"record":{}})");
-  EXPECT_EQ(WithPartition("k", "{}"), R"({"partition":"k"})");
+TEST(OutputFormat, WithDeliveryComesFirst) {
+  EXPECT_EQ(WithDelivery("k\"1", false, R"({"offset":3,"record":{}})"),
+            R"({"partition":"k\"1","redelivered":false,"offset":3,"record":{}})");
+  EXPECT_EQ(WithDelivery("k", true, "{}"), R"({"partition":"k","redelivered":true})");
 }
 
 TEST(OutputFormat, TableTextEscapesDelC1AndSeparators) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "broker_commands.h"
+#include "query_errors.h"
 #include "records_printer.h"
 #include "report.h"
 #include "time_text.h"
@@ -145,7 +146,9 @@ void AddQueryCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code)
     if (o->to_option->count() > 0 && o->to <= o->from) {
       throw CLI::ValidationError("--to", "must be greater than --from (the range is [from, to))");
     }
-    Report(Run(*broker, *o), exit_code);
+    const Status status = Run(*broker, *o);
+    Report(InCliWords(status), exit_code);
+    if (FoundNothing(status, o->stream)) *exit_code = kExitFoundNothing;
   });
 }
 

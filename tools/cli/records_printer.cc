@@ -1,5 +1,6 @@
 #include "records_printer.h"
 
+#include <cstdio>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -33,7 +34,10 @@ class TablePrinter : public RecordsPrinter {
     for (int64_t row = 0; row < records.num_rows(); ++row) {
       const auto r = static_cast<size_t>(row);
       std::vector<std::string> line;
-      if (partition_) line.push_back(TableText(records.partition_key));
+      if (partition_) {
+        line.push_back(TableText(records.partition_key));
+        line.push_back(records.redelivered ? "true" : "false");
+      }
       line.push_back(std::to_string(RowOffset(records, r)));
       line.push_back(r < records.timestamps_ms.size() ? FormatTimestampMs(records.timestamps_ms[r])
                                                       : "");
@@ -63,7 +67,10 @@ class TablePrinter : public RecordsPrinter {
  private:
   std::vector<std::string> Header(const Records& records) const {
     std::vector<std::string> header;
-    if (partition_) header.push_back("partition");
+    if (partition_) {
+      header.push_back("partition");
+      header.push_back("redelivered");
+    }
     header.push_back("offset");
     header.push_back("timestamp");
     for (const arrow::Field& f : records.batch.schema()->fields()) {
@@ -88,12 +95,14 @@ class JsonPrinter : public RecordsPrinter {
       const uint64_t timestamp = r < records.timestamps_ms.size() ? records.timestamps_ms[r] : 0;
       lines[r] = RecordEnvelope(RowOffset(records, r), timestamp, lines[r]);
       if (partition_ && !records.window) {
-        lines[r] = WithPartition(records.partition_key, lines[r]);
+        lines[r] = WithDelivery(records.partition_key, records.redelivered, lines[r]);
       }
     }
     if (records.window) {
       lines = {WindowEnvelope(records.offset, *records.window, lines)};
-      if (partition_) lines[0] = WithPartition(records.partition_key, lines[0]);
+      if (partition_) {
+        lines[0] = WithDelivery(records.partition_key, records.redelivered, lines[0]);
+      }
     }
     std::string out;
     for (const std::string& line : lines) {
@@ -117,7 +126,10 @@ class JsonPrinter : public RecordsPrinter {
 
 class ArrowPrinter : public RecordsPrinter {
  public:
+  explicit ArrowPrinter(bool partition) : partition_(partition) {}
+
   Status Print(const Records& records) override {
+    if (partition_ && records.redelivered) NoteRedelivery(records);
     if (!writer_) {
       arrow::SchemaPtr schema = records.batch.schema();
       if (records.window) {
@@ -140,6 +152,22 @@ class ArrowPrinter : public RecordsPrinter {
   }
 
  private:
+  // The IPC stream has no place for it, so a redelivery is a line on standard error.
+  static void NoteRedelivery(const Records& records) {
+    std::string note = "redelivered: partition '" + TableText(records.partition_key) + "', ";
+    if (records.window) {
+      note += "window " + std::to_string(records.offset);
+    } else {
+      const auto rows = static_cast<uint64_t>(records.num_rows());
+      note += rows == 1 ? "offset " + std::to_string(records.offset)
+                        : "offsets " + std::to_string(records.offset) + " to " +
+                              std::to_string(records.offset + rows - 1);
+    }
+    std::fflush(stdout);
+    std::fputs((note + "\n").c_str(), stderr);
+  }
+
+  const bool partition_;
   std::unique_ptr<arrow::ipc::StreamWriter> writer_;
 };
 
@@ -148,7 +176,7 @@ class ArrowPrinter : public RecordsPrinter {
 std::unique_ptr<RecordsPrinter> MakePrinter(const PrinterOptions& options) {
   if (options.output == "json") return std::make_unique<JsonPrinter>(true, options.partition);
   if (options.output == "ndjson") return std::make_unique<JsonPrinter>(false, options.partition);
-  if (options.output == "arrow") return std::make_unique<ArrowPrinter>();
+  if (options.output == "arrow") return std::make_unique<ArrowPrinter>(options.partition);
   return std::make_unique<TablePrinter>(options.partition);
 }
 

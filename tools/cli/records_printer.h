@@ -27,8 +27,10 @@ class RecordsPrinter {
 struct PrinterOptions {
   /// "table", "json", "ndjson" or "arrow" (anything else: "table").
   std::string output = "table";
-  /// Records come from several partitions (subscribe): tables get a first column `partition`,
-  /// JSON objects a first member "partition". Arrow output holds the records alone either way.
+  /// Records come from several partitions and may come again (subscribe): tables get first
+  /// columns `partition` and `redelivered`, JSON objects first members "partition" and
+  /// "redelivered" (Records::redelivered). Arrow output holds the records alone either way; a
+  /// redelivery is then noted on standard error (`redelivered: partition 'a', offsets 4 to 5`).
   bool partition = false;
 };
 

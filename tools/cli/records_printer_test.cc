@@ -42,11 +42,11 @@ TEST(RecordsPrinter, StreamedTableWritesTheHeaderOnce) {
     ASSERT_TRUE(printer->Finish().ok());
   });
   EXPECT_EQ(out,
-            "partition  offset  timestamp                 v\n"
-            "k1         0       1970-01-01T00:00:00.000Z  1\n"
-            "k1         1       1970-01-01T00:00:00.000Z  2\n"
-            "key2       7       1970-01-01T00:00:00.000Z  300\n"
-            "a_longer_key  8       1970-01-01T00:00:00.000Z  4\n");
+            "partition  redelivered  offset  timestamp                 v\n"
+            "k1         false        0       1970-01-01T00:00:00.000Z  1\n"
+            "k1         false        1       1970-01-01T00:00:00.000Z  2\n"
+            "key2       false        7       1970-01-01T00:00:00.000Z  300\n"
+            "a_longer_key  false        8       1970-01-01T00:00:00.000Z  4\n");
 }
 
 TEST(RecordsPrinter, QueryTableAlignsEveryPrintUntilFinish) {
@@ -69,8 +69,51 @@ TEST(RecordsPrinter, JsonNamesThePartitionFirst) {
     ASSERT_TRUE(printer->Finish().ok());
   });
   EXPECT_EQ(out,
-            "{\"partition\":\"k1\",\"offset\":3,\"timestamp\":\"1970-01-01T00:00:00.000Z\","
-            "\"record\":{\"v\":5}}\n");
+            "{\"partition\":\"k1\",\"redelivered\":false,\"offset\":3,\"timestamp\":\"1970-01-"
+            "01T00:00:00.000Z\",\"record\":{\"v\":5}}\n");
+}
+
+Records Redelivered(Records records) {
+  records.redelivered = true;
+  return records;
+}
+
+TEST(RecordsPrinter, TableMarksRedeliveredRows) {
+  auto printer = MakePrinter({.output = "table", .partition = true});
+  const std::string out = Output([&] {
+    ASSERT_TRUE(printer->Print(Redelivered(Rows("a", 0, {1, 2}))).ok());
+    ASSERT_TRUE(printer->Print(Rows("a", 2, {3})).ok());
+    ASSERT_TRUE(printer->Finish().ok());
+  });
+  EXPECT_EQ(out,
+            "partition  redelivered  offset  timestamp                 v\n"
+            "a          true         0       1970-01-01T00:00:00.000Z  1\n"
+            "a          true         1       1970-01-01T00:00:00.000Z  2\n"
+            "a          false        2       1970-01-01T00:00:00.000Z  3\n");
+}
+
+TEST(RecordsPrinter, JsonArrayMarksRedeliveredRecords) {
+  auto printer = MakePrinter({.output = "json", .partition = true});
+  const std::string out = Output([&] {
+    ASSERT_TRUE(printer->Print(Redelivered(Rows("a", 4, {1}))).ok());
+    ASSERT_TRUE(printer->Finish().ok());
+  });
+  EXPECT_EQ(out,
+            "[\n{\"partition\":\"a\",\"redelivered\":true,\"offset\":4,\"timestamp\":\"1970-01-"
+            "01T00:00:00.000Z\",\"record\":{\"v\":1}}\n]\n");
+}
+
+// Arrow IPC holds the records alone: a redelivery is noted on standard error.
+TEST(RecordsPrinter, ArrowNotesRedeliveriesOnStandardError) {
+  auto printer = MakePrinter({.output = "arrow", .partition = true});
+  ::testing::internal::CaptureStderr();
+  Output([&] {
+    ASSERT_TRUE(printer->Print(Redelivered(Rows("a", 4, {1, 2}))).ok());
+    ASSERT_TRUE(printer->Print(Rows("a", 6, {3})).ok());
+    ASSERT_TRUE(printer->Finish().ok());
+  });
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(),
+            "redelivered: partition 'a', offsets 4 to 5\n");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // `higgins-cli subscribe`: follows a stream through a subscription, like a tail: takes records
-// in batches, prints each delivery, then acknowledges exactly what it printed.
+// in batches, prints each delivery, then acknowledges exactly what it printed (nothing with
+// --no-ack). `higgins-cli create-subscription` only creates one.
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "broker_commands.h"
+#include "io.h"
 #include "records_printer.h"
 #include "report.h"
 #include "stop_on_signals.h"
@@ -26,14 +28,20 @@ namespace {
 // How long one wait for a delivery lasts before SIGINT / SIGTERM is looked at again.
 constexpr std::chrono::milliseconds kSignalCheck{100};
 
-struct SubscribeOptions {
+// What a new subscription is made of: subscribe's and create-subscription's options.
+struct CreationOptions {
   std::string stream;
   std::string from = "current";
+  uint64_t visibility_timeout_ms = 0;
+};
+
+struct SubscribeOptions {
+  CreationOptions creation;
   uint64_t count = 0;
   std::string output = "table";
   std::string subscription;
   bool keep = false;
-  uint64_t visibility_timeout_ms = 0;
+  bool no_ack = false;
   uint64_t batch = 100;
   CLI::Option* count_option = nullptr;
   CLI::Option* subscription_option = nullptr;
@@ -73,7 +81,7 @@ class Consumer {
     const uint64_t n = target - outstanding_;
     if (n == 0) return Status::OK();
     // The demand the reply gives may already count pushes sent before it: not used.
-    HIGGINS_RETURN_IF_ERROR(client_.Take(id_, n, o_.stream).status());
+    HIGGINS_RETURN_IF_ERROR(client_.Take(id_, n, o_.creation.stream).status());
     outstanding_ += n;
     return Status::OK();
   }
@@ -95,8 +103,8 @@ class Consumer {
       return Status::IOError(std::string("cannot write to standard output: ") +
                              std::strerror(errno));
     }
-    if (printed.empty()) return Status::OK();
-    HIGGINS_RETURN_IF_ERROR(client_.Acknowledge(id_, printed, o_.stream)
+    if (printed.empty() || o_.no_ack) return Status::OK();
+    HIGGINS_RETURN_IF_ERROR(client_.Acknowledge(id_, printed, o_.creation.stream)
                                 .WithContext("acknowledging the records printed"));
     acknowledged_ = printed_;
     return Status::OK();
@@ -141,6 +149,28 @@ void Note(const std::string& line) {
   std::cerr << line << "\n";
 }
 
+// Creates a subscription as `c` says and notes it on standard error; returns its id.
+Result<std::string> CreateNew(Client& client, const CreationOptions& c) {
+  HIGGINS_ASSIGN_OR_RETURN(SubscriptionStart start, ParseSubscriptionStart(c.from));
+  HIGGINS_ASSIGN_OR_RETURN(
+      std::string id, client.CreateSubscription(
+                          c.stream, start, std::chrono::milliseconds(c.visibility_timeout_ms)));
+  Note("subscription " + id + " created on stream '" + c.stream + "' (from " +
+       DescribeStart(start) + ")");
+  return id;
+}
+
+// The end-of-run line: what was printed and what became of it.
+std::string Summary(uint64_t printed, uint64_t acknowledged, bool no_ack) {
+  auto records = [](uint64_t n) { return std::to_string(n) + (n == 1 ? " record" : " records"); };
+  if (no_ack) return records(printed) + " printed and not acknowledged (--no-ack)";
+  std::string summary = records(acknowledged) + " printed and acknowledged";
+  if (printed > acknowledged) {
+    summary += ", " + std::to_string(printed - acknowledged) + " printed and not acknowledged";
+  }
+  return summary;
+}
+
 Status Run(const BrokerOptions& broker, const SubscribeOptions& o) {
   if (o.output == "arrow" && ::isatty(STDOUT_FILENO) == 1) {
     return Status::InvalidArgument(
@@ -153,15 +183,10 @@ Status Run(const BrokerOptions& broker, const SubscribeOptions& o) {
   if (!create) {
     // Checks that it exists, and gives the id as deliveries spell it.
     HIGGINS_ASSIGN_OR_RETURN(SubscriptionInfo resumed,
-                             client->GetSubscription(o.subscription, o.stream));
+                             client->GetSubscription(o.subscription, o.creation.stream));
     id = resumed.id;
   } else {
-    HIGGINS_ASSIGN_OR_RETURN(SubscriptionStart start, ParseSubscriptionStart(o.from));
-    HIGGINS_ASSIGN_OR_RETURN(
-        id, client->CreateSubscription(o.stream, start,
-                                       std::chrono::milliseconds(o.visibility_timeout_ms)));
-    Note("subscription " + id + " created on stream '" + o.stream + "' (from " +
-         DescribeStart(start) + ")");
+    HIGGINS_ASSIGN_OR_RETURN(id, CreateNew(*client, o.creation));
   }
   Status consumed;
   uint64_t printed = 0;
@@ -174,13 +199,9 @@ Status Run(const BrokerOptions& broker, const SubscribeOptions& o) {
     acknowledged = consumer.acknowledged();
   }
   if (consumed.ok()) consumed = printer->Finish();
-  std::string summary = std::to_string(acknowledged) +
-                        (acknowledged == 1 ? " record" : " records") + " printed and acknowledged";
-  if (printed > acknowledged) {
-    summary += ", " + std::to_string(printed - acknowledged) + " printed and not acknowledged";
-  }
+  std::string summary = Summary(printed, acknowledged, o.no_ack);
   if (create && !o.keep) {
-    Status deleted = client->DeleteSubscription(id, o.stream);
+    Status deleted = client->DeleteSubscription(id, o.creation.stream);
     if (consumed.ok() && !deleted.ok())
       consumed = deleted.WithContext("deleting subscription " + id);
     if (deleted.ok()) summary += "; subscription " + id + " deleted";
@@ -192,18 +213,19 @@ Status Run(const BrokerOptions& broker, const SubscribeOptions& o) {
   return consumed;
 }
 
-}  // namespace
+// The options that make a new subscription, on `command` (subscribe or create-subscription).
+struct CreationFlags {
+  CLI::Option* stream;
+  CLI::Option* from;
+  CLI::Option* timeout;
+};
 
-void AddSubscribeCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code) {
-  auto o = std::make_shared<SubscribeOptions>();
-  CLI::App* subscribe = app.add_subcommand(
-      "subscribe",
-      "Follow a stream through a subscription: print records as they arrive, acknowledging each "
-      "once printed");
-  auto* stream =
-      subscribe->add_option("-s,--stream", o->stream, "Stream to follow")->check(NonEmptyName());
-  auto* from = subscribe
-                   ->add_option("--from", o->from,
+CreationFlags AddCreationOptions(CLI::App* command, CreationOptions* c) {
+  CreationFlags flags{};
+  flags.stream = command->add_option("-s,--stream", c->stream, "The stream to subscribe to")
+                     ->check(NonEmptyName());
+  flags.from = command
+                   ->add_option("--from", c->from,
                                 "Where a new subscription starts in every partition: beginning, "
                                 "current (after the records there now), offset:N or time:T (ms "
                                 "since the Unix epoch or ISO 8601)")
@@ -214,6 +236,31 @@ void AddSubscribeCommand(CLI::App& app, const BrokerOptions* broker, int* exit_c
                        },
                        "START"))
                    ->capture_default_str();
+  flags.timeout =
+      command
+          ->add_option("--visibility-timeout-ms", c->visibility_timeout_ms,
+                       "A new subscription's visibility timeout: records delivered and not "
+                       "acknowledged within it are delivered again (default: the broker's, 30 s)")
+          ->check(UnsignedInteger())
+          ->check(CLI::Range(uint64_t{1}, uint64_t{86'400'000}));
+  return flags;
+}
+
+Status CreateOnly(const BrokerOptions& broker, const CreationOptions& c) {
+  HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
+  HIGGINS_ASSIGN_OR_RETURN(std::string id, CreateNew(*client, c));
+  return WriteStdout(id + "\n");
+}
+
+}  // namespace
+
+void AddSubscribeCommand(CLI::App& app, const BrokerOptions* broker, int* exit_code) {
+  auto o = std::make_shared<SubscribeOptions>();
+  CLI::App* subscribe = app.add_subcommand(
+      "subscribe",
+      "Follow a stream through a subscription: print records as they arrive, acknowledging each "
+      "once printed (unless --no-ack)");
+  const CreationFlags creation = AddCreationOptions(subscribe, &o->creation);
   o->count_option =
       subscribe->add_option("-n,--count", o->count, "Stop after printing this many records")
           ->check(UnsignedInteger())
@@ -228,30 +275,34 @@ void AddSubscribeCommand(CLI::App& app, const BrokerOptions* broker, int* exit_c
       ->capture_default_str();
   o->subscription_option = subscribe->add_option(
       "--subscription", o->subscription,
-      "Resume this subscription (an id printed by an earlier subscribe --keep) instead of "
-      "creating one; it is not deleted at the end");
+      "Resume this subscription (an id printed by an earlier subscribe --keep or "
+      "create-subscription) instead of creating one; it is not deleted at the end");
   auto* keep = subscribe->add_flag(
       "--keep", o->keep, "Keep the subscription created (print its id) instead of deleting it");
-  auto* timeout =
-      subscribe
-          ->add_option("--visibility-timeout-ms", o->visibility_timeout_ms,
-                       "A new subscription's visibility timeout: records printed and not "
-                       "acknowledged within it are delivered again (default: the broker's, 30 s)")
-          ->check(UnsignedInteger())
-          ->check(CLI::Range(uint64_t{1}, uint64_t{86'400'000}));
+  subscribe->add_flag("--no-ack", o->no_ack,
+                      "Print records without acknowledging them: they are delivered again after "
+                      "the visibility timeout, or at once to other consumers when this one ends");
   subscribe->add_option("--batch", o->batch, "Records asked for at a time")
       ->check(UnsignedInteger())
       ->check(CLI::Range(uint64_t{1}, uint64_t{10'000}))
       ->capture_default_str();
-  from->excludes(o->subscription_option);
-  timeout->excludes(o->subscription_option);
+  creation.from->excludes(o->subscription_option);
+  creation.timeout->excludes(o->subscription_option);
   keep->excludes(o->subscription_option);
-  subscribe->callback([broker, o, stream, exit_code] {
+  subscribe->callback([broker, o, stream = creation.stream, exit_code] {
     if (o->subscription_option->count() == 0 && stream->count() == 0) {
       throw CLI::ValidationError("--stream", "is required to create a subscription");
     }
     Report(Run(*broker, *o), exit_code);
   });
+
+  auto c = std::make_shared<CreationOptions>();
+  CLI::App* create = app.add_subcommand(
+      "create-subscription",
+      "Create a subscription and print its id (for subscribe --subscription or the client "
+      "library)");
+  AddCreationOptions(create, c.get()).stream->required();
+  create->callback([broker, c, exit_code] { Report(CreateOnly(*broker, *c), exit_code); });
 }
 
 }  // namespace higgins::cli

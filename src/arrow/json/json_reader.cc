@@ -6,8 +6,10 @@
 #include <bit>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "arrow/json/json_break.h"
 #include "arrow/json/json_row_builder.h"
 #include "arrow/json/json_text.h"
 
@@ -132,6 +134,27 @@ class Reader {
                                    simdjson::error_message(error));
   }
 
+  /// For an error that says the text ends too soon or its brackets or quotes do not pair: the
+  /// error at the byte where the text from `document` (the start of the failing document) on
+  /// breaks (json_break.h). nullopt for other errors, or when no break is found.
+  std::optional<Status> BrokenText(simdjson::error_code error, const char* document) const {
+    if (error != simdjson::INCOMPLETE_ARRAY_OR_OBJECT && error != simdjson::UNCLOSED_STRING &&
+        error != simdjson::TAPE_ERROR) {
+      return std::nullopt;
+    }
+    const std::optional<JsonBreak> found =
+        FindJsonBreak(std::string_view(document, static_cast<size_t>(end_ - document)));
+    if (!found) return std::nullopt;
+    return rows_.Malformed(found->what, document + found->offset);
+  }
+
+  /// `error` of the document starting at `document`, at `location`.
+  Status DocumentError(simdjson::error_code error, const char* document,
+                       const char* location) const {
+    if (std::optional<Status> broken = BrokenText(error, document)) return *broken;
+    return rows_.Malformed(error, location);
+  }
+
   /// One document: an array of objects or a single object. (iterate() is faster than
   /// iterate_many() for one large document.)
   Status RunSingle(od::parser* parser, size_t start, JsonFormat format) {
@@ -152,6 +175,7 @@ class Reader {
         return Status::InvalidArgument(array ? "expected a JSON array, got no JSON value"
                                              : "expected one JSON object, got no JSON value");
       }
+      if (std::optional<Status> broken = BrokenText(error, begin)) return *broken;
       return InputFailure(error, size);
     }
     if (array) {
@@ -182,12 +206,17 @@ class Reader {
       const char* location = data_ + start + it.current_index();
       od::document_reference document;
       // With one batch for the whole input, stage 1 errors surface at the first document.
-      if (auto error = (*it).get(document)) return InputFailure(error, size);
+      if (auto error = (*it).get(document)) {
+        if (std::optional<Status> broken = BrokenText(error, location)) return *broken;
+        return InputFailure(error, size);
+      }
       HIGGINS_RETURN_IF_ERROR(ReadDocumentRow(document, location));
     }
     // iterate_many silently drops an incomplete last document (and some unbalanced input).
     if (stream.truncated_bytes() != 0) {
-      return rows_.Malformed("incomplete or unbalanced JSON", end_ - stream.truncated_bytes());
+      const char* dropped = end_ - stream.truncated_bytes();
+      if (std::optional<Status> broken = BrokenText(simdjson::TAPE_ERROR, dropped)) return *broken;
+      return rows_.Malformed("incomplete or unbalanced JSON", dropped);
     }
     return Status::OK();
   }
@@ -208,32 +237,41 @@ class Reader {
   Status ReadDocumentRow(Document& document, const char* location) {
     HIGGINS_RETURN_IF_ERROR(CheckRowLimit());
     od::json_type kind;
-    if (auto error = document.type().get(kind)) return rows_.Malformed(error, location);
+    if (auto error = document.type().get(kind)) return DocumentError(error, location, location);
     if (kind != od::json_type::object) return NotAnObject(location);
     od::object object;
-    if (auto error = document.get_object().get(object)) return rows_.Malformed(error, location);
+    if (auto error = document.get_object().get(object)) {
+      return DocumentError(error, location, location);
+    }
     return rows_.AppendObject(object, location);
   }
 
-  Status ReadArray(od::document& document, const char* location) {
+  Status ReadArray(od::document& document, const char* begin) {
+    const char* location = begin;
     od::json_type kind;
-    if (auto error = document.type().get(kind)) return rows_.Malformed(error, location);
+    if (auto error = document.type().get(kind)) return DocumentError(error, begin, location);
     if (kind != od::json_type::array) {
       return Status::InvalidArgument("expected a JSON array of objects (got " +
                                      ExcerptAt(location, end_) + ")");
     }
     od::array array;
-    if (auto error = document.get_array().get(array)) return rows_.Malformed(error, location);
+    if (auto error = document.get_array().get(array)) {
+      return DocumentError(error, begin, location);
+    }
     for (auto element : array) {
       od::value value;
-      if (auto error = element.get(value)) return rows_.Malformed(error, location);
+      if (auto error = element.get(value)) return DocumentError(error, begin, location);
       HIGGINS_RETURN_IF_ERROR(CheckRowLimit());
       location = value.raw_json_token().data();
       od::json_type element_kind;
-      if (auto error = value.type().get(element_kind)) return rows_.Malformed(error, location);
+      if (auto error = value.type().get(element_kind)) {
+        return DocumentError(error, begin, location);
+      }
       if (element_kind != od::json_type::object) return NotAnObject(location);
       od::object object;
-      if (auto error = value.get_object().get(object)) return rows_.Malformed(error, location);
+      if (auto error = value.get_object().get(object)) {
+        return DocumentError(error, begin, location);
+      }
       HIGGINS_RETURN_IF_ERROR(rows_.AppendObject(object, location));
     }
     return Status::OK();

@@ -59,8 +59,23 @@ $ cat > bad.toml <<'TOML'
 > TOML
 $ higgins-cli --port $PORT create-configuration --file bad.toml
 higgins-cli: InvalidArgument: line 2: storage 'a': 'type' must be "memory", "file" or "s3" (got 'disk')
-higgins-cli: InvalidArgument: line 5: schema 'other', field 'id': unknown type tag 'strin'; valid tags: string, large_string, bytes, large_bytes, bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, date32, date64, decimal, decimal(P,S), timestamp, timestamp(UNIT[,TZ]), time32(s|ms), time64(us|ns), duration(UNIT), fixed_size_binary(N), null
+higgins-cli: InvalidArgument: line 5: schema 'other', field 'id': unknown type tag 'strin' (did you mean string?); valid tags: string, large_string, bytes, large_bytes, bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, date32, date64, decimal, decimal(P,S), timestamp, timestamp(UNIT[,TZ]), time32(s|ms), time64(us|ns), duration(UNIT), fixed_size_binary(N), null
 higgins-cli: InvalidArgument: line 7: streams 'other': missing 'partition_key'
+[exit 1]
+
+# A mistyped type tag gets the nearest valid one; a time zone must be in the tz database
+# (/usr/share/zoneinfo, Debian's tzdata package) or be an offset.
+
+$ cat > types.toml <<'TOML'
+> [schema.typos]
+> n = "int23"
+> at = "timestamp(ms, Not/AZone)"
+> paris = "timestamp(ms, Europe/Paris)"
+> later = "timestamp(ms, +02:00)"
+> TOML
+$ higgins-cli --port $PORT create-configuration --file types.toml
+higgins-cli: InvalidArgument: line 2: schema 'typos', field 'n': unknown type tag 'int23' (did you mean int32?); valid tags: string, large_string, bytes, large_bytes, bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, date32, date64, decimal, decimal(P,S), timestamp, timestamp(UNIT[,TZ]), time32(s|ms), time64(us|ns), duration(UNIT), fixed_size_binary(N), null
+higgins-cli: InvalidArgument: line 3: schema 'typos', field 'at': unknown type tag 'timestamp(ms, Not/AZone)' (time zone 'Not/AZone' is not in the tz database (/usr/share/zoneinfo): use a zone name like UTC or Europe/Paris, or an offset like +02:00); valid tags: string, large_string, bytes, large_bytes, bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, date32, date64, decimal, decimal(P,S), timestamp, timestamp(UNIT[,TZ]), time32(s|ms), time64(us|ns), duration(UNIT), fixed_size_binary(N), null
 [exit 1]
 
 $ printf '[schema.x\n' > syntax.toml
@@ -94,6 +109,13 @@ $ cat > map.toml <<'TOML'
 > TOML
 $ higgins-cli --port $PORT create-configuration --file map.toml
 configuration applied
+
+# The records a map stream fails on are in its errors stream, doubled/errors. A query that finds
+# nothing there exits 3 (nothing there), not 1 (a failure).
+
+$ higgins-cli --port $PORT query --stream doubled/errors --partition a --from 0
+higgins-cli: NotFound: stream 'doubled/errors': partition 'a' has no records
+[exit 3]
 
 $ higgins-cli --port $PORT upload-module --name double
 --file is required

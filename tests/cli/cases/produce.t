@@ -105,7 +105,15 @@ higgins-cli: InvalidArgument: standard input: row 0, field 'extra': not in the s
 [exit 1]
 
 $ printf '{"id":"f","data":1}\n{"id":"f","data":2' | higgins-cli --port $PORT produce --stream amount
-higgins-cli: InvalidArgument: standard input: row 1: malformed JSON near byte 20: incomplete or unbalanced JSON; no records were produced
+higgins-cli: InvalidArgument: standard input: row 1: malformed JSON near byte 38: the text ends inside an object; no records were produced
+[exit 1]
+
+$ printf '{"id":"f","data":1}}\n' | higgins-cli --port $PORT produce --stream amount
+higgins-cli: InvalidArgument: standard input: row 0: malformed JSON near byte 19: '}' closes nothing; no records were produced
+[exit 1]
+
+$ printf '[{"id":"f","data":1},\n {"id":"g","data":2' | higgins-cli --port $PORT produce --stream amount
+higgins-cli: InvalidArgument: standard input: row 0: malformed JSON near byte 41: the text ends inside an object; no records were produced
 [exit 1]
 
 # CSV given as JSON (the default format) is named too.
@@ -159,7 +167,7 @@ higgins-cli: InvalidArgument: rows 0 to 2: produce to stream 'amount': the paylo
 # Unknown streams, missing files and bad options.
 
 $ echo '{"id":"a","data":1}' | higgins-cli --port $PORT produce --stream nope
-higgins-cli: NotFound: stream 'nope' does not exist
+higgins-cli: NotFound: stream 'nope' does not exist (declared streams: amount)
 [exit 1]
 
 $ higgins-cli --port $PORT produce --stream amount --file missing.json

@@ -102,35 +102,37 @@ $ iso=$(date -u -d @$((before / 1000)) +%Y-%m-%dT%H:%M:%S).$(printf %03d $((befo
 $ higgins-cli --port $PORT query --stream events --partition k1 --at-time $iso --output ndjson
 {"offset":3,"timestamp":"*","record":{"key":"k1","n":5,"price":null,"at":null,"note":null}} (glob)
 
-# What does not exist is NotFound.
+# What does not exist is NotFound. A query of a stream that exists and holds nothing where it
+# looks (a partition, an offset or a time past the end) exits 3; an unknown stream is a failure
+# (1), and lists the declared streams.
 
 $ higgins-cli --port $PORT query --stream events --partition k1 --offset 99
 higgins-cli: NotFound: stream 'events': partition 'k1' has no offset 99 (latest is 3)
-[exit 1]
+[exit 3]
 
 $ higgins-cli --port $PORT query --stream events --partition nope --latest
 higgins-cli: NotFound: stream 'events': partition 'nope' has no records
-[exit 1]
+[exit 3]
 
 $ higgins-cli --port $PORT query --stream nope --partition k1 --latest
-higgins-cli: NotFound: stream 'nope' does not exist
+higgins-cli: NotFound: stream 'nope' does not exist (declared streams: events)
 [exit 1]
 
 $ higgins-cli --port $PORT query --stream events --partition k1 --from 99
 higgins-cli: NotFound: stream 'events': partition 'k1' has no offset 99 (latest is 3)
-[exit 1]
+[exit 3]
 
 $ higgins-cli --port $PORT query --stream events --partition k1 --from 4
 higgins-cli: NotFound: stream 'events': partition 'k1' has no offset 4 (latest is 3)
-[exit 1]
+[exit 3]
 
 $ higgins-cli --port $PORT query --stream events --partition k1 --from 4 --to 9 --output json
 higgins-cli: NotFound: stream 'events': partition 'k1' has no offset 4 (latest is 3)
-[exit 1]
+[exit 3]
 
 $ higgins-cli --port $PORT query --stream events --partition k1 --at-time 2999-01-01T00:00:00Z
 higgins-cli: NotFound: stream 'events': partition 'k1' has no record at or after 32472144000000 ms
-[exit 1]
+[exit 3]
 
 # Exactly one selector, and a well-formed time, or it is a usage error.
 

@@ -74,7 +74,7 @@ $ higgins-cli --port $PORT streams --output json
 ]
 
 $ higgins-cli --port $PORT streams nope
-higgins-cli: NotFound: stream 'nope' does not exist
+higgins-cli: NotFound: stream 'nope' does not exist (declared streams: amount, readings)
 [exit 1]
 
 $ higgins-cli --port $PORT streams ""

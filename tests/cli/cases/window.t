@@ -77,22 +77,23 @@ $ echo '{"id":"1","some_data":"s10","other_data":"o","i":10}' | higgins-cli --po
 $ higgins-cli --port $PORT query --stream value_windowed --partition 1 --latest | head -1
 window 1 (closed): base offsets [5, 10), 5 records
 
-# Errors: a window past the latest, a missing partition, range and time queries, produces.
+# Errors: a window past the latest and a missing partition (nothing there: exit 3), range and
+# time queries, produces.
 
 $ higgins-cli --port $PORT query --stream value_windowed --partition 1 --offset 2
 higgins-cli: NotFound: stream 'value_windowed': window 2 of partition '1' does not exist yet (the latest is 1)
-[exit 1]
+[exit 3]
 
 $ higgins-cli --port $PORT query --stream value_windowed --partition 2 --latest
 higgins-cli: NotFound: stream 'value_windowed': partition '2' has no records
-[exit 1]
+[exit 3]
 
 $ higgins-cli --port $PORT query --stream value_windowed --partition 1 --from 0
-higgins-cli: InvalidArgument: stream 'value_windowed': window streams answer OFFSET and LATEST queries
+higgins-cli: InvalidArgument: stream 'value_windowed': window streams answer --offset and --latest queries
 [exit 1]
 
 $ higgins-cli --port $PORT query --stream value_windowed --partition 1 --at-time 0
-higgins-cli: InvalidArgument: stream 'value_windowed': window streams answer OFFSET and LATEST queries
+higgins-cli: InvalidArgument: stream 'value_windowed': window streams answer --offset and --latest queries
 [exit 1]
 
 $ echo '{"id":"1","some_data":"s","other_data":"o","i":1}' | higgins-cli --port $PORT produce --stream value_windowed
