@@ -9,6 +9,7 @@
 #include "broker/storage_factory.h"
 #include "common/all_of.h"
 #include "common/file_util.h"
+#include "common/quote.h"
 #include "config/configuration.h"
 #include "higgins/arrow/ipc/reader.h"
 #include "stream/window_view.h"
@@ -456,7 +457,7 @@ Result<std::shared_ptr<stream::StreamLog>> Broker::FindStream(std::string_view n
   std::shared_lock lock(mu_);
   if (auto it = streams_.find(name); it != streams_.end()) return it->second;
   if (auto it = errors_streams_.find(name); it != errors_streams_.end()) return it->second.log;
-  return Status::NotFound("stream '" + std::string(name) + "' does not exist");
+  return Status::NotFound("stream " + Quote(name) + " does not exist");
 }
 
 // (stream name, payload) is the order of every produce API; swapped, the payload names no
@@ -469,11 +470,11 @@ Result<std::shared_ptr<stream::StreamLog>> Broker::ProducibleStream(
     const auto* decl = topography_.FindStream(stream_name);
     if (decl == nullptr) {
       return Status::InvalidArgument(
-          "stream '" + std::string(stream_name) +
-          "' holds the errors of a derived stream: its records are written by the broker");
+          "stream " + Quote(stream_name) +
+          " holds the errors of a derived stream: its records are written by the broker");
     }
     if (decl->kind != config::StreamKind::kSource) {
-      return Status::InvalidArgument("stream '" + std::string(stream_name) + "' is derived (" +
+      return Status::InvalidArgument("stream " + Quote(stream_name) + " is derived (" +
                                      std::string(config::StreamKindName(decl->kind)) +
                                      "): its records are produced by the broker, not by clients");
     }
@@ -498,8 +499,7 @@ void Broker::Produce(std::string_view stream_name, std::string_view payload,
   if (!stream.ok()) return done(stream.status());
   auto prepared = (*stream)->Prepare(payload, format);
   if (!prepared.ok()) {
-    return done(
-        prepared.status().WithContext("produce to stream '" + std::string(stream_name) + "'"));
+    return done(prepared.status().WithContext("produce to stream " + Quote(stream_name)));
   }
   Commit(*std::move(stream), *std::move(prepared), std::move(done));
 }
@@ -646,7 +646,7 @@ Result<std::vector<StreamInfo>> Broker::Metadata(std::string_view name) const {
     describe(stream_name, *errors.log, &errors.derived);
   }
   if (!name.empty() && out.empty()) {
-    return Status::NotFound("stream '" + std::string(name) + "' does not exist");
+    return Status::NotFound("stream " + Quote(name) + " does not exist");
   }
   return out;
 }
@@ -660,7 +660,7 @@ void Broker::WaitFor(std::vector<Need> needs, Deadline deadline, std::function<v
       const uint64_t have = need.watch.have();
       if (have >= need.watch.count) continue;
       if (!behind.empty()) behind += ", ";
-      behind += need.what + " partition '" + need.watch.key + "' has " + std::to_string(have) +
+      behind += need.what + " partition " + Quote(need.watch.key) + " has " + std::to_string(have) +
                 " of " + std::to_string(need.watch.count) + " records";
     }
     return "derived streams did not catch up within " + std::to_string(timeout.count()) +
