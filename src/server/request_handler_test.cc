@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "arrow/json/json_reader.h"
@@ -447,6 +448,50 @@ TEST_F(RequestHandlerTest, ErrorsOfManyIndexesStayWithinTheFrameLimit) {
   EXPECT_EQ(body.errors(22), "index 22: stream 'nope' does not exist");
   EXPECT_EQ(body.errors(23),
             "... and 77 more error line(s), left out to keep the reply within the frame limit");
+}
+
+// An acknowledgement refused for many ranges lists the error lines and failed ranges that fit,
+// then says how many of each were left out.
+TEST_F(RequestHandlerTest, AnAcknowledgementFailingForManyRangesStaysWithinTheFrameLimit) {
+  max_reply_bytes_ = 1024;
+  std::string errors;
+  for (uint64_t i = 0; i < 100; ++i) {
+    const std::string key = "k" + std::to_string(i);
+    broker_.acknowledge_failed.push_back({key, i, i + 1});
+    errors += "partition '" + key + "' offsets " + std::to_string(i) + " to " + std::to_string(i) +
+              ": nothing of this partition was pushed\n";
+  }
+  errors.pop_back();
+  broker_.acknowledge_status = Status::InvalidArgument(errors);
+  Message request;
+  request.set_type(Message::ACKNOWLEDGEREQUEST);
+  auto* body = request.mutable_acknowledgerequest();
+  body->set_subscription_id(std::string(16, 's'));
+  for (uint64_t i = 0; i < 100; ++i) {
+    auto* offset = body->add_offsets();
+    offset->set_key("k" + std::to_string(i));
+    offset->mutable_range()->set_start(i);
+    offset->mutable_range()->set_end(i);
+  }
+
+  Message reply = Handle(request);
+
+  EXPECT_LE(reply.ByteSizeLong(), 1024u);
+  const auto& response = reply.acknowledgeresponse();
+  EXPECT_EQ(response.code(), higgins::wire::INVALID_ARGUMENT);
+  const std::string& error = response.error();
+  const size_t lines = static_cast<size_t>(std::count(error.begin(), error.end(), '\n'));
+  const size_t ranges = static_cast<size_t>(response.failed_offsets_size());
+  ASSERT_GT(lines, 0u);
+  ASSERT_GT(ranges, 0u);
+  EXPECT_EQ(error.substr(0, error.find('\n')),
+            "partition 'k0' offsets 0 to 0: nothing of this partition was pushed");
+  EXPECT_EQ(error.substr(error.rfind('\n') + 1),
+            "... " + std::to_string(100 - lines) + " more error line(s) and " +
+                std::to_string(100 - ranges) +
+                " more failed range(s), left out to keep the reply within the frame limit");
+  EXPECT_EQ(response.failed_offsets(0).key(), protocol::EncodePartitionName("k0"));
+  EXPECT_EQ(response.failed_offsets(static_cast<int>(ranges) - 1).range().start(), ranges - 1);
 }
 
 TEST_F(RequestHandlerTest, ASubscriptionStartIsPassedAsItsTypedKind) {

@@ -45,7 +45,7 @@ exit 0
 
 $ big=$(head -c 4000 /dev/zero | tr '\0' b)
 $ echo "{\"id\":\"$big\",\"data\":7}" | higgins-cli --port $P produce --stream amount
-produced 1 records to amount in * s (* records/s) (glob)
+produced 1 record to amount in * s (* records/s) (glob)
 
 $ higgins-cli --port $P query --stream amount --partition "$big" --offset 0
 higgins-cli: ResourceExhausted: stream 'amount': the record at offset 0 of partition 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'…(4000 bytes) needs a reply of 8452 bytes, more than the frame limit of 4096 bytes
