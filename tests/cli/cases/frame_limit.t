@@ -40,19 +40,19 @@ $ higgins-cli --port $P query --stream amount --partition "$key" --from 1 --to 3
 {"offset":2,"timestamp":"*","record":{"id":"<key>","data":3}} (glob)
 exit 0
 
-# A record under a 4000-byte key can be produced (the request holds the key once) but no reply
+# A record under a 3000-byte key can be produced (the request holds the key once) but no reply
 # can carry it (twice).
 
-$ big=$(head -c 4000 /dev/zero | tr '\0' b)
+$ big=$(head -c 3000 /dev/zero | tr '\0' b)
 $ echo "{\"id\":\"$big\",\"data\":7}" | higgins-cli --port $P produce --stream amount
 produced 1 record to amount in * s (* records/s) (glob)
 
 $ higgins-cli --port $P query --stream amount --partition "$big" --offset 0
-higgins-cli: ResourceExhausted: stream 'amount': the record at offset 0 of partition 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'…(4000 bytes) needs a reply of 8452 bytes, more than the frame limit of 4096 bytes
+higgins-cli: ResourceExhausted: stream 'amount': the record at offset 0 of partition 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'…(3000 bytes) needs a reply of 6452 bytes, more than the frame limit of 4096 bytes
 [exit 1]
 
 $ higgins-cli --port $P query --stream amount --partition "$big" --from 0
-higgins-cli: ResourceExhausted: stream 'amount': the record at offset 0 of partition 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'…(4000 bytes) needs a reply of 8452 bytes, more than the frame limit of 4096 bytes
+higgins-cli: ResourceExhausted: stream 'amount': the record at offset 0 of partition 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb'…(3000 bytes) needs a reply of 6452 bytes, more than the frame limit of 4096 bytes
 [exit 1]
 
 $ kill -TERM $SMALL; wait $SMALL
