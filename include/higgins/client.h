@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -142,6 +143,16 @@ class Client {
   /// `from` is past the end.
   Result<Records> QueryRange(std::string_view stream, std::string_view partition_key,
                              uint64_t from, uint64_t to, const CallOptions& options = {});
+  /// Every record at offsets [from, to) (to the partition's end when `to` is past it), in
+  /// offset order: QueryRange again from where each reply stopped (the broker's
+  /// --max-range-records, or what fits in a reply frame) until the range is done, calling
+  /// `each` with each reply's Records as it comes. An error from `each` stops the range and is
+  /// returned as it is. Errors: those of QueryRange (NotFound when `from` is past the end); a
+  /// NotFound after the first reply is the partition's end, not an error. The records passed
+  /// to `each` tell how far a range that failed got.
+  Status QueryRangeEach(std::string_view stream, std::string_view partition_key, uint64_t from,
+                        uint64_t to, const std::function<Status(const Records&)>& each,
+                        const CallOptions& options = {});
   /// The first record committed at or after `timestamp_ms` (ms since the Unix epoch).
   Result<Records> QueryAtTime(std::string_view stream, std::string_view partition_key,
                               uint64_t timestamp_ms, const CallOptions& options = {});

@@ -9,6 +9,7 @@
 #include "broker/storage_factory.h"
 #include "common/all_of.h"
 #include "common/file_util.h"
+#include "common/quote.h"
 #include "config/configuration.h"
 #include "higgins/arrow/ipc/reader.h"
 #include "stream/window_view.h"
@@ -35,7 +36,7 @@ constexpr size_t kListedStreams = 10;
 Status NoSuchStream(
     std::string_view name,
     const std::map<std::string, std::shared_ptr<stream::StreamLog>, std::less<>>& streams) {
-  std::string message = "stream '" + std::string(name) + "' does not exist (";
+  std::string message = "stream " + Quote(name) + " does not exist (";
   if (streams.empty()) return Status::NotFound(message + "no streams are declared)");
   message += "declared streams: ";
   size_t listed = 0;
@@ -491,11 +492,11 @@ Result<std::shared_ptr<stream::StreamLog>> Broker::ProducibleStream(
     const auto* decl = topography_.FindStream(stream_name);
     if (decl == nullptr) {
       return Status::InvalidArgument(
-          "stream '" + std::string(stream_name) +
-          "' holds the errors of a derived stream: its records are written by the broker");
+          "stream " + Quote(stream_name) +
+          " holds the errors of a derived stream: its records are written by the broker");
     }
     if (decl->kind != config::StreamKind::kSource) {
-      return Status::InvalidArgument("stream '" + std::string(stream_name) + "' is derived (" +
+      return Status::InvalidArgument("stream " + Quote(stream_name) + " is derived (" +
                                      std::string(config::StreamKindName(decl->kind)) +
                                      "): its records are produced by the broker, not by clients");
     }
@@ -520,8 +521,7 @@ void Broker::Produce(std::string_view stream_name, std::string_view payload,
   if (!stream.ok()) return done(stream.status());
   auto prepared = (*stream)->Prepare(payload, format);
   if (!prepared.ok()) {
-    return done(
-        prepared.status().WithContext("produce to stream '" + std::string(stream_name) + "'"));
+    return done(prepared.status().WithContext("produce to stream " + Quote(stream_name)));
   }
   Commit(*std::move(stream), *std::move(prepared), std::move(done));
 }
@@ -682,7 +682,7 @@ void Broker::WaitFor(std::vector<Need> needs, Deadline deadline, std::function<v
       const uint64_t have = need.watch.have();
       if (have >= need.watch.count) continue;
       if (!behind.empty()) behind += ", ";
-      behind += need.what + " partition '" + need.watch.key + "' has " + std::to_string(have) +
+      behind += need.what + " partition " + Quote(need.watch.key) + " has " + std::to_string(have) +
                 " of " + std::to_string(need.watch.count) + " records";
     }
     return "derived streams did not catch up within " + std::to_string(timeout.count()) +

@@ -1,6 +1,7 @@
 // The query and subscription operations of Broker (broker_api.h): protocol-free answers from
 // the streams, window views and the subscription manager.
 #include "broker/broker.h"
+#include "common/quote.h"
 
 namespace higgins::broker {
 
@@ -29,7 +30,7 @@ Result<stream::QueryRows> QueryStream(const stream::StreamLog& log, const QueryR
 Result<QueryAnswer> Broker::Query(const QueryRequest& request) const {
   HIGGINS_ASSIGN_OR_RETURN(auto log, FindStream(request.stream));
   auto answer = QueryLog(log, request);
-  if (!answer.ok()) return answer.status().WithContext("stream '" + request.stream + "'");
+  if (!answer.ok()) return answer.status().WithContext("stream " + Quote(request.stream));
   return answer;
 }
 

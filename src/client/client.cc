@@ -16,6 +16,7 @@
 #include "client/requests.h"
 #include "client/subscription_decoder.h"
 #include "client/subscription_id.h"
+#include "common/quote.h"
 
 namespace higgins {
 
@@ -307,6 +308,36 @@ Result<Records> Client::QueryLatest(std::string_view stream, std::string_view pa
 Result<Records> Client::QueryRange(std::string_view stream, std::string_view partition_key,
                                    uint64_t from, uint64_t to, const CallOptions& options) {
   return QueryRangeAsync(stream, partition_key, from, to, options).Get();
+}
+
+Status Client::QueryRangeEach(std::string_view stream, std::string_view partition_key,
+                              uint64_t from, uint64_t to,
+                              const std::function<Status(const Records&)>& each,
+                              const CallOptions& options) {
+  uint64_t next = from;
+  while (next < to) {
+    Result<Records> records = QueryRange(stream, partition_key, next, to, options);
+    const bool first = next == from;
+    if (!records.ok()) {
+      // After the first reply, NotFound means the range ran past the partition's end.
+      if (!first && records.status().code() == StatusCode::kNotFound) return Status::OK();
+      return records.status();
+    }
+    const uint64_t rows = static_cast<uint64_t>(records->num_rows());
+    if (rows == 0 || records->offset != next) {
+      // A broker answers a range from `next` with at least one record, or NotFound.
+      if (first && rows == 0) {
+        return Status::NotFound("partition " + Quote(partition_key) +
+                                " has no records from offset " + std::to_string(from));
+      }
+      if (rows == 0) return Status::OK();
+      return Status::Corruption("a range query from offset " + std::to_string(next) +
+                                " was answered from offset " + std::to_string(records->offset));
+    }
+    HIGGINS_RETURN_IF_ERROR(each(*records));
+    next += rows;
+  }
+  return Status::OK();
 }
 
 Result<Records> Client::QueryAtTime(std::string_view stream, std::string_view partition_key,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "common/quote.h"
 #include "higgins/arrow/ipc/writer.h"
 #include "protocol/messages.h"
 #include "protocol/partition_name.h"
@@ -147,7 +148,7 @@ Result<wire::Message> AcknowledgeRequest(std::string_view subscription_id,
     const AckRange& range = ranges[i];
     if (range.end <= range.start) {
       return Status::InvalidArgument(
-          "range " + std::to_string(i) + " of partition '" + range.partition_key + "': [" +
+          "range " + std::to_string(i) + " of partition " + Quote(range.partition_key) + ": [" +
           std::to_string(range.start) + ", " + std::to_string(range.end) +
           ") is empty (the end is exclusive: [" + std::to_string(range.start) + ", " +
           std::to_string(range.start + 1) + ") acknowledges offset " + std::to_string(range.start) +

@@ -4,6 +4,7 @@
 
 #include "client/reply_decoder.h"
 #include "client/subscription_id.h"
+#include "common/quote.h"
 #include "protocol/partition_name.h"
 
 namespace higgins::client_internal {
@@ -61,7 +62,7 @@ Result<SubscriptionPartition> DecodePartition(const wire::KeyOffset& offset) {
 std::string RangeText(const wire::Offset& offset) {
   auto key = protocol::DecodePartitionName(offset.key());
   const std::string name =
-      key.ok() ? "partition '" + *key + "'"
+      key.ok() ? "partition " + Quote(*key)
                : "a partition key of " + std::to_string(offset.key().size()) + " bytes";
   return name + ": [" + std::to_string(offset.range().start()) + ", " +
          std::to_string(offset.range().end() + 1) + ")";

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/quote.h"
 #include "stream/batch_rows.h"
 #include "stream/partitioning.h"
 #include "udf/abi.h"
@@ -123,7 +124,7 @@ Result<bool> DerivedStream::StepChunks(udf::Sandbox* sandbox, int max_calls) {
           const uint64_t expected = done->second + in_chunk[id];
           if (offset < expected) continue;  // derived before a restart
           if (offset > expected) {
-            return Status::Internal("stream '" + name() + "': partition '" + key + "' is at " +
+            return Status::Internal("stream '" + name() + "': partition " + Quote(key) + " is at " +
                                     std::to_string(expected) + " but the next base record is " +
                                     std::to_string(offset));
           }

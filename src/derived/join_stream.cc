@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/quote.h"
 #include "stream/partitioning.h"
 
 namespace higgins::derived {
@@ -200,7 +201,7 @@ Result<bool> JoinStream::StepOnce(bool* worked) {
     const uint64_t offset = state->next++;
     if (offset < state->done) continue;  // joined before a restart
     if (offset != state->done + state->pending) {
-      return Status::Internal("join stream '" + name() + "': partition '" + key + "' holds " +
+      return Status::Internal("join stream '" + name() + "': partition " + Quote(key) + " holds " +
                               std::to_string(state->done + state->pending) +
                               " records but the next joined record is at offset " +
                               std::to_string(offset));

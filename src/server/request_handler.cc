@@ -1,11 +1,14 @@
 #include "server/request_handler.h"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 
 #include "common/all_of.h"
+#include "common/quote.h"
 #include "protocol/messages.h"
 #include "protocol/partition_name.h"
+#include "protocol/reply_size.h"
 #include "server/subscription_requests.h"
 #include "server/wire_replies.h"
 #include "stream/window_view.h"
@@ -346,11 +349,71 @@ void RequestHandler::WaitThenGetIndex(const Message& request, Reply reply) {
   }
 }
 
+namespace {
+
+/// Bytes `record` takes in a GetIndexResponse (with its tag and length).
+size_t RecordBytes(const higgins::wire::Record& record) {
+  return protocol::FieldBytes(higgins::wire::GetIndexResponse::kRecordsFieldNumber,
+                              record.ByteSizeLong());
+}
+
+/// The Record answering `index` with `answer` (its broker answer, `key` its decoded key), made
+/// to fit the room `size` leaves: a RANGE keeps its first records that fit, one at least (the
+/// client asks again from offset + count). ResourceExhausted when what must be sent does not
+/// fit: the one record (or window) alone, naming it and its size, or the record after the
+/// earlier indexes' records. `empty` is the size of the reply with no records.
+Result<higgins::wire::Record> FitRecord(const higgins::wire::Index& index, std::string_view key,
+                                        broker::QueryAnswer& answer,
+                                        const protocol::ReplySize& size,
+                                        const protocol::ReplySize& empty) {
+  const std::optional<stream::WindowRows>& window = answer.window;
+  stream::QueryRows& rows = answer.rows;
+  const bool range = !window && index.type() == higgins::wire::Index::RANGE;
+  const uint64_t offset = window ? window->window : rows.first_offset;
+  bool guessed = false;
+  while (true) {
+    HIGGINS_ASSIGN_OR_RETURN(std::string data, EncodeIpc(answer.schema, &rows.batch));
+    higgins::wire::Record record;
+    FillRecord(&record, std::move(data), index.stream(), key, offset, rows,
+               window ? &*window : nullptr);
+    const size_t bytes = RecordBytes(record);
+    if (size.Fits(bytes)) return record;
+    const int64_t n = rows.batch.num_rows();
+    if (!range || n <= 1) {
+      const std::string what = (window ? "window " : "the record at offset ") +
+                               std::to_string(offset) + " of partition " + Quote(key);
+      if (!empty.Fits(bytes)) {
+        return Status::ResourceExhausted(
+            "stream " + Quote(index.stream()) + ": " + what + " needs a reply of " +
+            std::to_string(empty.TotalWith(bytes)) + " bytes, more than the frame limit of " +
+            std::to_string(size.limit()) + " bytes");
+      }
+      return Status::ResourceExhausted(
+          "stream " + Quote(index.stream()) + ": " + what +
+          " does not fit in the reply after the records of the indexes before it (frame limit " +
+          std::to_string(size.limit()) + " bytes); ask for fewer indexes at a time");
+    }
+    // First a guess in proportion to the room left, then halves: the rows that fit, roughly.
+    int64_t keep = n / 2;
+    if (!guessed) {
+      keep = static_cast<int64_t>(static_cast<double>(n) * static_cast<double>(size.Room()) /
+                                  static_cast<double>(bytes));
+      guessed = true;
+    }
+    keep = std::clamp<int64_t>(keep, 1, n - 1);
+    rows.batch = rows.batch.Slice(0, keep);
+    rows.timestamps_ms.resize(static_cast<size_t>(keep));
+  }
+}
+
+}  // namespace
+
 Message RequestHandler::GetIndex(const Message& request) {
   Message r = ReplyTo(request, Message::GETINDEXRESPONSE);
   auto* response = r.mutable_getindexresponse();
+  const protocol::ReplySize empty(r, *response, max_reply_bytes_);
+  protocol::ReplySize size = empty;
   std::string errors;
-  size_t reply_bytes = 0;
   const auto& indexes = request.getindexrequest().indexes();
   StatusCode first_code = StatusCode::kOk;
   for (int i = 0; i < indexes.size(); ++i) {
@@ -368,44 +431,25 @@ Message RequestHandler::GetIndex(const Message& request) {
     Result<broker::QueryAnswer> answer =
         query.ok() ? broker_->Query(*query)
                    : Result<broker::QueryAnswer>(
-                         query.status().WithContext("stream '" + index.stream() + "'"));
+                         query.status().WithContext("stream " + Quote(index.stream())));
     if (!answer.ok()) {
       fail(answer.status());
       continue;
     }
-    const std::optional<stream::WindowRows>& window = answer->window;
-    stream::QueryRows* rows = &answer->rows;
-    auto data = EncodeIpc(answer->schema, &rows->batch);
-    auto bytes_of = [&] {
-      return data->size() + index.stream().size() + 64 + 10 * rows->timestamps_ms.size();
-    };
-    // A range stops before the frame limit, like it stops at --max-range-records: the reply
-    // keeps its first half until it fits (one record at least), and the client asks for the rest.
-    while (data.ok() && !window && index.type() == higgins::wire::Index::RANGE &&
-           rows->batch.num_rows() > 1 && reply_bytes + bytes_of() > max_reply_bytes_) {
-      const int64_t keep = rows->batch.num_rows() / 2;
-      rows->batch = rows->batch.Slice(0, keep);
-      rows->timestamps_ms.resize(static_cast<size_t>(keep));
-      data = EncodeIpc(answer->schema, &rows->batch);
-    }
-    if (!data.ok()) {
-      fail(data.status());
+    // Once an index failed the records are dropped: only the errors are worth building.
+    if (!errors.empty()) continue;
+    auto record = FitRecord(index, query->key, *answer, size, empty);
+    if (!record.ok()) {
+      fail(record.status());
       continue;
     }
-    reply_bytes += bytes_of();
-    if (reply_bytes > max_reply_bytes_) {
-      fail(Status::ResourceExhausted("the reply would exceed the frame limit of " +
-                                     std::to_string(max_reply_bytes_) +
-                                     " bytes; ask for fewer records"));
-      break;
-    }
-    FillRecord(response->add_records(), *std::move(data), index.stream(), query->key,
-               window ? window->window : rows->first_offset, *rows, window ? &*window : nullptr);
+    size.Add(RecordBytes(*record));
+    *response->add_records() = *std::move(record);
   }
   if (!errors.empty()) {
     errors.pop_back();
     response->clear_records();
-    SetError(response, Status(first_code, errors));
+    SetErrorWithin(response, Status(first_code, errors), empty);
   }
   return r;
 }
@@ -419,7 +463,6 @@ Message RequestHandler::Metadata(const Message& request) {
     return r;
   }
   std::string summary;
-  size_t reply_bytes = 0;
   for (const broker::StreamInfo& info : *streams) {
     auto* s = response->add_streams();
     s->set_name(info.name);
@@ -437,18 +480,19 @@ Message RequestHandler::Metadata(const Message& request) {
       auto* pm = s->add_partitions();
       pm->set_key(p.key);
       pm->set_count(p.count);
-      reply_bytes += p.key.size() + 16;
     }
     summary += "stream '" + info.name + "': " + std::to_string(info.partition_count) +
                " partitions, " + std::to_string(info.record_count) + " records\n";
   }
-  if (reply_bytes + summary.size() > max_reply_bytes_) {
+  response->set_message(summary);
+  // Measured whole: names, keys, schemas and the summary.
+  if (const size_t bytes = r.ByteSizeLong(); bytes > max_reply_bytes_) {
     response->Clear();
     SetError(response, Status::ResourceExhausted(
-                           "the metadata reply would exceed the frame limit; ask for one stream"));
-    return r;
+                           "the metadata reply would take " + std::to_string(bytes) +
+                           " bytes, more than the frame limit of " +
+                           std::to_string(max_reply_bytes_) + " bytes; ask for one stream"));
   }
-  response->set_message(summary);
   return r;
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "arrow/json/json_reader.h"
@@ -31,7 +32,7 @@ class RequestHandlerTest : public ::testing::Test {
     request.set_correlationid(42);
     std::vector<Message> replies;
     {
-      RequestHandler handler(&broker_, 1u << 20);
+      RequestHandler handler(&broker_, max_reply_bytes_);
       handler.Handle(request, [&](Message m) { replies.push_back(std::move(m)); });
     }
     EXPECT_EQ(replies.size(), 1u);
@@ -70,7 +71,18 @@ class RequestHandlerTest : public ::testing::Test {
   }
 
   FakeBrokerApi broker_;
+  size_t max_reply_bytes_ = 1u << 20;  // the frame limit of the handler
 };
+
+/// `n` rows of AmountSchema, all with id `key`, data 0 to n - 1, as JSON.
+std::string RowsOf(const std::string& key, int n) {
+  std::string json = "[";
+  for (int i = 0; i < n; ++i) {
+    json += (i == 0 ? "" : ",") + std::string(R"({"id":")") + key + R"(","data":)" +
+            std::to_string(i) + "}";
+  }
+  return json + "]";
+}
 
 TEST_F(RequestHandlerTest, AProduceBecomesOneBrokerProduceAndItsOffsetsAreAnswered) {
   stream::ProduceResult result;
@@ -329,6 +341,157 @@ TEST_F(RequestHandlerTest, ARangeOverTheFrameLimitIsCutToWhatFits) {
   EXPECT_GT(body.records(0).count(), 0u);
   EXPECT_LT(body.records(0).count(), 4000u);
   EXPECT_LE(reply.ByteSizeLong(), 1u << 20);
+}
+
+// Everything a Record carries counts: here the key, 1500 bytes in the batch and again in
+// Record.partition. Two records would pass 4096 bytes; the range answers one, and the client
+// asks again from offset 1.
+TEST_F(RequestHandlerTest, ARangeUnderALongKeyAnswersTheRecordsThatFit) {
+  max_reply_bytes_ = 4096;
+  const std::string key(1500, 'k');
+  broker_.query_answer = Answer(RowsOf(key, 3), 0);
+  Message request = GetIndex(Index::RANGE, "amount", key);
+  request.mutable_getindexrequest()->mutable_indexes(0)->set_index(0);
+
+  Message reply = Handle(request);
+
+  const auto& body = reply.getindexresponse();
+  ASSERT_EQ(body.errors_size(), 0) << body.errors(0);
+  ASSERT_EQ(body.records_size(), 1);
+  EXPECT_EQ(body.records(0).offset(), 0u);
+  EXPECT_EQ(body.records(0).count(), 1u);
+  EXPECT_EQ(body.records(0).timestamps_size(), 1);
+  EXPECT_EQ(body.records(0).partition(), key);
+  EXPECT_LE(reply.ByteSizeLong(), 4096u);
+}
+
+TEST_F(RequestHandlerTest, ARangeIsCutToExactlyTheRecordsThatFit) {
+  const std::string key(100, 'k');
+  broker_.query_answer = Answer(RowsOf(key, 50), 0);
+  Message request = GetIndex(Index::RANGE, "amount", key);
+  request.mutable_getindexrequest()->mutable_indexes(0)->set_index(0);
+  // The reply of all 50 records, then a limit one byte below it: 49 records.
+  const size_t whole = Handle(request).ByteSizeLong();
+  max_reply_bytes_ = whole;
+  EXPECT_EQ(Handle(request).getindexresponse().records(0).count(), 50u);
+  max_reply_bytes_ = whole - 1;
+  Message reply = Handle(request);
+  ASSERT_EQ(reply.getindexresponse().records_size(), 1);
+  EXPECT_EQ(reply.getindexresponse().records(0).count(), 49u);
+  EXPECT_LE(reply.ByteSizeLong(), whole - 1);
+}
+
+// One record that cannot fit in a frame: RESOURCE_EXHAUSTED in the GetIndexResponse (not an
+// ERROR message), and the error quotes 64 bytes of the 4096-byte key.
+TEST_F(RequestHandlerTest, APointQueryOfARecordTooLargeForAFrameIsResourceExhausted) {
+  max_reply_bytes_ = 4096;
+  const std::string key(4096, 'k');
+  broker_.query_answer = Answer(RowsOf(key, 1), 7);
+  Message request = GetIndex(Index::OFFSET, "amount", key);
+  request.mutable_getindexrequest()->mutable_indexes(0)->set_index(7);
+
+  Message reply = Handle(request);
+
+  ASSERT_EQ(reply.type(), Message::GETINDEXRESPONSE);
+  const auto& body = reply.getindexresponse();
+  EXPECT_EQ(body.code(), higgins::wire::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(body.records_size(), 0);
+  ASSERT_EQ(body.errors_size(), 1);
+  EXPECT_EQ(body.errors(0), "index 0: stream 'amount': the record at offset 7 of partition '" +
+                                std::string(64, 'k') +
+                                "'…(4096 bytes) needs a reply of 8658 bytes, more than the "
+                                "frame limit of 4096 bytes");
+  EXPECT_LE(reply.ByteSizeLong(), 4096u);
+}
+
+TEST_F(RequestHandlerTest, RecordsThatFitAloneButNotTogetherAskForFewerIndexes) {
+  max_reply_bytes_ = 4096;
+  const std::string key(1500, 'k');
+  broker_.query_answer = Answer(RowsOf(key, 1), 0);
+  Message request = GetIndex(Index::OFFSET, "amount", key);
+  request.mutable_getindexrequest()->mutable_indexes(0)->set_index(0);
+  *request.mutable_getindexrequest()->add_indexes() = request.getindexrequest().indexes(0);
+
+  Message reply = Handle(request);
+
+  const auto& body = reply.getindexresponse();
+  EXPECT_EQ(body.code(), higgins::wire::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(body.records_size(), 0);
+  ASSERT_EQ(body.errors_size(), 1);
+  EXPECT_EQ(body.errors(0), "index 1: stream 'amount': the record at offset 0 of partition '" +
+                                std::string(64, 'k') +
+                                "'…(1500 bytes) does not fit in the reply after the records of "
+                                "the indexes before it (frame limit 4096 bytes); ask for fewer "
+                                "indexes at a time");
+}
+
+// Errors of many indexes are listed as far as the frame holds, then counted.
+TEST_F(RequestHandlerTest, ErrorsOfManyIndexesStayWithinTheFrameLimit) {
+  max_reply_bytes_ = 1024;
+  broker_.query_answer = Status::NotFound("stream 'nope' does not exist");
+  Message request;
+  request.set_type(Message::GETINDEXREQUEST);
+  for (int i = 0; i < 100; ++i) {
+    Index* index = request.mutable_getindexrequest()->add_indexes();
+    index->set_type(Index::LATEST);
+    index->set_stream("nope");
+    index->set_partition("k");
+  }
+
+  Message reply = Handle(request);
+
+  const auto& body = reply.getindexresponse();
+  EXPECT_EQ(body.code(), higgins::wire::NOT_FOUND);
+  EXPECT_LE(reply.ByteSizeLong(), 1024u);
+  ASSERT_EQ(body.errors_size(), 24);
+  EXPECT_EQ(body.errors(0), "index 0: stream 'nope' does not exist");
+  EXPECT_EQ(body.errors(22), "index 22: stream 'nope' does not exist");
+  EXPECT_EQ(body.errors(23),
+            "... and 77 more error line(s), left out to keep the reply within the frame limit");
+}
+
+// An acknowledgement refused for many ranges lists the error lines and failed ranges that fit,
+// then says how many of each were left out.
+TEST_F(RequestHandlerTest, AnAcknowledgementFailingForManyRangesStaysWithinTheFrameLimit) {
+  max_reply_bytes_ = 1024;
+  std::string errors;
+  for (uint64_t i = 0; i < 100; ++i) {
+    const std::string key = "k" + std::to_string(i);
+    broker_.acknowledge_failed.push_back({key, i, i + 1});
+    errors += "partition '" + key + "' offsets " + std::to_string(i) + " to " + std::to_string(i) +
+              ": nothing of this partition was pushed\n";
+  }
+  errors.pop_back();
+  broker_.acknowledge_status = Status::InvalidArgument(errors);
+  Message request;
+  request.set_type(Message::ACKNOWLEDGEREQUEST);
+  auto* body = request.mutable_acknowledgerequest();
+  body->set_subscription_id(std::string(16, 's'));
+  for (uint64_t i = 0; i < 100; ++i) {
+    auto* offset = body->add_offsets();
+    offset->set_key("k" + std::to_string(i));
+    offset->mutable_range()->set_start(i);
+    offset->mutable_range()->set_end(i);
+  }
+
+  Message reply = Handle(request);
+
+  EXPECT_LE(reply.ByteSizeLong(), 1024u);
+  const auto& response = reply.acknowledgeresponse();
+  EXPECT_EQ(response.code(), higgins::wire::INVALID_ARGUMENT);
+  const std::string& error = response.error();
+  const size_t lines = static_cast<size_t>(std::count(error.begin(), error.end(), '\n'));
+  const size_t ranges = static_cast<size_t>(response.failed_offsets_size());
+  ASSERT_GT(lines, 0u);
+  ASSERT_GT(ranges, 0u);
+  EXPECT_EQ(error.substr(0, error.find('\n')),
+            "partition 'k0' offsets 0 to 0: nothing of this partition was pushed");
+  EXPECT_EQ(error.substr(error.rfind('\n') + 1),
+            "... " + std::to_string(100 - lines) + " more error line(s) and " +
+                std::to_string(100 - ranges) +
+                " more failed range(s), left out to keep the reply within the frame limit");
+  EXPECT_EQ(response.failed_offsets(0).key(), protocol::EncodePartitionName("k0"));
+  EXPECT_EQ(response.failed_offsets(static_cast<int>(ranges) - 1).range().start(), ranges - 1);
 }
 
 TEST_F(RequestHandlerTest, ASubscriptionStartIsPassedAsItsTypedKind) {

@@ -8,6 +8,7 @@
 #include "server/memory_release.h"
 #include "server/produce_coalescer.h"
 #include "server/server.h"
+#include "server/wire_replies.h"
 
 namespace higgins::server {
 namespace {
@@ -41,7 +42,13 @@ Session::Session(Server* server, ProduceCoalescer* coalescer, asio::ip::tcp::soc
 
 void Session::Push(const higgins::wire::Message& message) {
   auto frame = protocol::SerializeFrame(message, server_->options_.max_frame_bytes);
-  if (!frame.ok()) return;  // the manager bounds pushes well below the frame limit
+  if (!frame.ok()) {
+    // SubscriptionRequests::PushMessages sizes every push to fit, so this is a broker bug; the
+    // consumer would wait for records that never come: say so loudly.
+    spdlog::error("connection {}: a subscription push was dropped: {}", connection_.id,
+                  frame.status().ToString());
+    return;
+  }
   account_.AddReply(frame->size());
   asio::post(strand_, [self = shared_from_this(), frame = *std::move(frame)]() mutable {
     if (self->closed_) {
@@ -144,8 +151,14 @@ void Session::RejectAndClose(const std::string& message) {
 std::string Session::Frame(const higgins::wire::Message& message) const {
   auto frame = protocol::SerializeFrame(message, server_->options_.max_frame_bytes);
   if (frame.ok()) return *std::move(frame);
-  // Only a reply over the frame limit gets here; the handler bounds its replies, so this is a
-  // last resort that still answers the request.
+  // A reply whose list of errors is too long keeps the lines that fit.
+  higgins::wire::Message cut = message;
+  if (CutErrorsToFit(&cut, server_->options_.max_frame_bytes)) {
+    auto cut_frame = protocol::SerializeFrame(cut, server_->options_.max_frame_bytes);
+    if (cut_frame.ok()) return *std::move(cut_frame);
+  }
+  // Only a reply over the frame limit gets here; the handler sizes its query, metadata and
+  // subscription replies to fit, so this is a last resort that still answers the request.
   const higgins::wire::Message* request = nullptr;
   higgins::wire::Message error =
       MakeErrorMessage(higgins::wire::Error::UNKNOWN,

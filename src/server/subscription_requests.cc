@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
+#include "common/quote.h"
 #include "protocol/partition_name.h"
+#include "protocol/reply_size.h"
 #include "server/wire_replies.h"
 
 namespace higgins::server {
@@ -137,9 +140,15 @@ Message EmptyPush(const SubscriptionId& id) {
   return m;
 }
 
+/// Bytes `record` takes in a TakeRecordsResponse (with its tag and length).
+size_t RecordBytes(const higgins::wire::Record& record) {
+  return protocol::FieldBytes(higgins::wire::TakeRecordsResponse::kRecordsFieldNumber,
+                              record.ByteSizeLong());
+}
+
 /// The wire Records of one push: one, or its records split into consecutive runs when one
-/// Record would pass `max_bytes`.
-Status AppendRecords(const subscription::SubscriptionPush& push, size_t max_bytes,
+/// Record would not fit in a push of its own (`empty`: the size of a push with no records).
+Status AppendRecords(const subscription::SubscriptionPush& push, const protocol::ReplySize& empty,
                      std::vector<higgins::wire::Record>& out) {
   const stream::QueryRows& rows = push.records.rows;
   HIGGINS_ASSIGN_OR_RETURN(std::string data, EncodeIpc(rows.batch.schema(), &rows.batch));
@@ -148,16 +157,18 @@ Status AppendRecords(const subscription::SubscriptionPush& push, size_t max_byte
   FillRecord(&record, std::move(data), push.stream, push.key, push.records.offset, rows,
              window ? &*window : nullptr);
   record.set_redelivered(push.redelivered);
-  if (record.ByteSizeLong() <= max_bytes) {
+  const size_t bytes = RecordBytes(record);
+  if (empty.Fits(bytes)) {
     out.push_back(std::move(record));
     return Status::OK();
   }
   const int64_t n = rows.batch.num_rows();
   if (n <= 1 || push.records.window) {
     return Status::ResourceExhausted(
-        "a push of " + std::to_string(n) + " record(s) of partition '" + push.key + "' at offset " +
-        std::to_string(push.records.offset) + " takes " + std::to_string(record.ByteSizeLong()) +
-        " bytes, more than the frame limit of " + std::to_string(max_bytes));
+        "a push of " + std::to_string(n) + " record(s) of partition " + Quote(push.key) +
+        " at offset " + std::to_string(push.records.offset) + " takes " +
+        std::to_string(empty.TotalWith(bytes)) + " bytes, more than the frame limit of " +
+        std::to_string(empty.limit()));
   }
   // Two halves, each split again if need be: consecutive offsets, in order.
   const int64_t half = n / 2;
@@ -172,9 +183,18 @@ Status AppendRecords(const subscription::SubscriptionPush& push, size_t max_byte
     part.records.rows.timestamps_ms.assign(rows.timestamps_ms.begin() + from,
                                            rows.timestamps_ms.begin() + from + length);
     part.records.offset = push.records.offset + static_cast<uint64_t>(from);
-    HIGGINS_RETURN_IF_ERROR(AppendRecords(part, max_bytes, out));
+    HIGGINS_RETURN_IF_ERROR(AppendRecords(part, empty, out));
   }
   return Status::OK();
+}
+
+/// A push of `id` with `status` (its `errors`, at most what fits in `max_bytes`, and `code`)
+/// and no records.
+Message ErrorPush(const SubscriptionId& id, const Status& status, size_t max_bytes) {
+  Message m = EmptyPush(id);
+  auto* body = m.mutable_takerecordsresponse();
+  SetErrorWithin(body, status, protocol::ReplySize(m, *body, max_bytes));
+  return m;
 }
 
 }  // namespace
@@ -185,39 +205,32 @@ SubscriptionRequests::PushFrames SubscriptionRequests::PushMessages(
   std::vector<Message>& out = frames.messages;
   if (pushes.empty()) return frames;
   const SubscriptionId& id = pushes.front().subscription_id;
-  // Room for the message's own fields and each record's tag and length.
-  constexpr size_t kMessageOverhead = 64;
-  constexpr size_t kRecordOverhead = 8;
-  const size_t record_limit = max_bytes > kMessageOverhead + kRecordOverhead
-                                  ? max_bytes - kMessageOverhead - kRecordOverhead
-                                  : 1;
+  Message empty_push = EmptyPush(id);
+  const protocol::ReplySize empty(empty_push, empty_push.takerecordsresponse(), max_bytes);
   std::vector<higgins::wire::Record> records;
-  size_t current_bytes = 0;  // of out.back(), at most
+  std::optional<protocol::ReplySize> current;  // of out.back() while it takes more records
   for (const subscription::SubscriptionPush& push : pushes) {
     if (!push.ended.ok()) {
-      Message m = EmptyPush(id);
-      SetError(m.mutable_takerecordsresponse(), push.ended);
-      out.push_back(std::move(m));
+      out.push_back(ErrorPush(id, push.ended, max_bytes));
+      current.reset();
       continue;
     }
     records.clear();
-    if (Status s = AppendRecords(push, record_limit, records); !s.ok()) {
+    if (Status s = AppendRecords(push, empty, records); !s.ok()) {
       // The consumer hears of it (the records stay in flight, and come back as this error at
       // each visibility timeout until the limit is raised) instead of waiting in silence.
-      Message m = EmptyPush(id);
-      SetError(m.mutable_takerecordsresponse(), s);
-      out.push_back(std::move(m));
+      out.push_back(ErrorPush(id, s, max_bytes));
+      current.reset();
       frames.failed.push_back(std::move(s));
       continue;
     }
     for (higgins::wire::Record& record : records) {
-      const size_t bytes = record.ByteSizeLong() + kRecordOverhead;
-      if (out.empty() || !out.back().takerecordsresponse().errors().empty() ||
-          current_bytes + bytes > max_bytes) {
+      const size_t bytes = RecordBytes(record);
+      if (!current || !current->Fits(bytes)) {
         out.push_back(EmptyPush(id));
-        current_bytes = kMessageOverhead;
+        current = empty;
       }
-      current_bytes += bytes;
+      current->Add(bytes);
       *out.back().mutable_takerecordsresponse()->add_records() = std::move(record);
     }
   }
@@ -261,22 +274,66 @@ Message SubscriptionRequests::Take(const Message& request, const Connection* con
   return r;
 }
 
+namespace {
+
+/// Fills the failure of an acknowledgement reply `r` (its stream and id set): `code`, the
+/// `error` lines and `failed_offsets`, as many of each as fit in `max_bytes` (half the room for
+/// each); a last line says how many were left out.
+void FillAcknowledgeFailure(Message* r, const Status& s,
+                            const std::vector<subscription::OffsetRange>& failed,
+                            size_t max_bytes) {
+  using higgins::wire::AcknowledgeSubscriptionOffsetsResponse;
+  auto* response = r->mutable_acknowledgeresponse();
+  response->set_code(protocol::ToErrorCode(s.code()));
+  // Room for the line that says what was left out, and the error's tag and length.
+  constexpr size_t kReserved = 128;
+  const protocol::ReplySize size(*r, *response, max_bytes);
+  const size_t room = size.Room() > kReserved ? size.Room() - kReserved : 0;
+  std::string error;
+  size_t lines_left_out = 0;
+  for (const std::string& line : ErrorLines(s)) {
+    if (lines_left_out == 0 && error.size() + line.size() + 1 <= room / 2) {
+      if (!error.empty()) error += "\n";
+      error += line;
+    } else {
+      ++lines_left_out;
+    }
+  }
+  size_t offset_bytes = 0;
+  size_t ranges_left_out = 0;
+  for (const subscription::OffsetRange& range : failed) {
+    higgins::wire::Offset offset;
+    offset.set_key(protocol::EncodePartitionName(range.key));
+    offset.mutable_range()->set_start(range.start);
+    offset.mutable_range()->set_end(range.end - 1);
+    const size_t bytes = protocol::FieldBytes(
+        AcknowledgeSubscriptionOffsetsResponse::kFailedOffsetsFieldNumber, offset.ByteSizeLong());
+    if (ranges_left_out == 0 && offset_bytes + bytes <= room - error.size()) {
+      *response->add_failed_offsets() = std::move(offset);
+      offset_bytes += bytes;
+    } else {
+      ++ranges_left_out;
+    }
+  }
+  if (lines_left_out > 0 || ranges_left_out > 0) {
+    error += std::string(error.empty() ? "" : "\n") + "... " + std::to_string(lines_left_out) +
+             " more error line(s) and " + std::to_string(ranges_left_out) +
+             " more failed range(s), left out to keep the reply within the frame limit";
+  }
+  response->set_error(std::move(error));
+}
+
+}  // namespace
+
 void SubscriptionRequests::Acknowledge(const Message& request, const Reply& reply) {
   const auto& body = request.acknowledgerequest();
   Message r = ReplyTo(request, Message::ACKNOWLEDGERESPONSE);
   auto* response = r.mutable_acknowledgeresponse();
   response->set_stream(body.stream());
   response->set_subscription_id(body.subscription_id());
-  auto fail = [](Message r, const Status& s, const std::vector<subscription::OffsetRange>& failed) {
-    auto* response = r.mutable_acknowledgeresponse();
-    response->set_error(protocol::EscapeInvalidUtf8(s.message()));
-    response->set_code(protocol::ToErrorCode(s.code()));
-    for (const subscription::OffsetRange& range : failed) {
-      auto* offset = response->add_failed_offsets();
-      offset->set_key(protocol::EncodePartitionName(range.key));
-      offset->mutable_range()->set_start(range.start);
-      offset->mutable_range()->set_end(range.end - 1);
-    }
+  auto fail = [max_bytes = max_push_bytes_](Message r, const Status& s,
+                                            const std::vector<subscription::OffsetRange>& failed) {
+    FillAcknowledgeFailure(&r, s, failed, max_bytes);
     return r;
   };
   auto id = DecodeSubscriptionId(body.subscription_id());
@@ -328,8 +385,22 @@ Message SubscriptionRequests::Get(const Message& request) {
       SetError(response, reports.status());
       return r;
     }
+    protocol::ReplySize size(r, *response, max_push_bytes_);
     for (const subscription::SubscriptionReport& report : *reports) {
-      FillSummary(report, response->add_subscriptions());
+      auto* summary = response->add_subscriptions();
+      FillSummary(report, summary);
+      const size_t bytes =
+          protocol::FieldBytes(higgins::wire::GetSubscriptionResponse::kSubscriptionsFieldNumber,
+                               summary->ByteSizeLong());
+      if (!size.Fits(bytes)) {
+        response->Clear();
+        SetError(response, Status::ResourceExhausted(
+                               "the list of " + std::to_string(reports->size()) +
+                               " subscriptions passes the frame limit of " +
+                               std::to_string(max_push_bytes_) + " bytes; ask for one stream"));
+        return r;
+      }
+      size.Add(bytes);
     }
     return r;
   }
@@ -346,11 +417,18 @@ Message SubscriptionRequests::Get(const Message& request) {
   response->set_stream(report->decl.stream);
   response->set_subscription_id(report->decl.id.value());
   FillSummary(*report, response->mutable_summary());
+  for (const auto& c : report->consumer_list) {
+    auto* client = response->add_client_counts();
+    client->set_client_id(c.id.value());
+    client->set_count(c.demand);
+    client->set_in_flight(c.in_flight);
+  }
+  // As many partitions as fit in the frame with everything else (the consumers included): a
+  // subscription of many partitions stays inspectable under a small --max-frame-bytes. The
+  // truncation flag's few bytes are counted before the partitions.
+  response->set_partitions_truncated(true);
+  protocol::ReplySize size(r, *response, max_push_bytes_);
   bool truncated = report->partitions_truncated;
-  // As many partitions as fit in a frame, with room left for the consumers: a subscription of
-  // many partitions stays inspectable under a small --max-frame-bytes.
-  const size_t budget = max_push_bytes_ - std::min<size_t>(max_push_bytes_ / 4, 4096);
-  size_t bytes = response->ByteSizeLong();
   for (const auto& p : report->partitions) {
     auto* offset = response->add_offsets();
     offset->set_key(protocol::EncodePartitionName(p.key));
@@ -361,20 +439,16 @@ Message SubscriptionRequests::Get(const Message& request) {
     offset->set_next_offset(p.next);
     offset->set_unacknowledged(p.unacknowledged);
     offset->set_acknowledged_above(p.acknowledged_above);
-    bytes += offset->ByteSizeLong() + 4;  // with its tag and length
-    if (bytes > budget) {
+    const size_t bytes = protocol::FieldBytes(
+        higgins::wire::GetSubscriptionResponse::kOffsetsFieldNumber, offset->ByteSizeLong());
+    if (!size.Fits(bytes)) {
       response->mutable_offsets()->RemoveLast();
       truncated = true;
       break;
     }
+    size.Add(bytes);
   }
   response->set_partitions_truncated(truncated);
-  for (const auto& c : report->consumer_list) {
-    auto* client = response->add_client_counts();
-    client->set_client_id(c.id.value());
-    client->set_count(c.demand);
-    client->set_in_flight(c.in_flight);
-  }
   return r;
 }
 

@@ -128,5 +128,44 @@ TEST(PushMessagesTest, AnEndedPushAndATooLargeRecordAreErrorFramesInTheirPlace) 
   EXPECT_NE(last.errors(0).find("deleted"), std::string::npos);
 }
 
+// The push of a record under a 4000-byte key cannot fit 4096 bytes (the key is in the batch and
+// in Record.partition); the error push that takes its place quotes 64 bytes of the key, so it
+// fits the frame and reaches the consumer.
+TEST(PushMessagesTest, ATooLargeRecordUnderALongKeyIsReportedInAPushThatFits) {
+  std::vector<subscription::SubscriptionPush> pushes{Push(std::string(4000, 'b'), 0, 1),
+                                                     Push("c", 3, 1)};
+  auto frames = SubscriptionRequests::PushMessages(pushes, 4096);
+  ASSERT_EQ(frames.failed.size(), 1u);
+  ASSERT_EQ(frames.messages.size(), 2u);
+  const auto& too_large = frames.messages[0].takerecordsresponse();
+  EXPECT_TRUE(too_large.push());
+  EXPECT_EQ(too_large.code(), higgins::wire::RESOURCE_EXHAUSTED);
+  ASSERT_EQ(too_large.errors_size(), 1);
+  EXPECT_EQ(too_large.errors(0), "a push of 1 record(s) of partition '" + std::string(64, 'b') +
+                                     "'…(4000 bytes) at offset 0 takes 8480 bytes, more than the "
+                                     "frame limit of 4096");
+  EXPECT_EQ(frames.failed[0].message(), too_large.errors(0));
+  EXPECT_LE(frames.messages[0].ByteSizeLong(), 4096u);
+  EXPECT_EQ(Records({frames.messages[1]}), (std::vector<Got>{{"c", 3, 3}}));
+}
+
+// A frame takes Records up to the limit exactly: the size of the frame holding a, b and c is
+// the largest limit at which they share one frame.
+TEST(PushMessagesTest, RecordsShareAFrameUpToTheLimitExactly) {
+  std::vector<subscription::SubscriptionPush> pushes{Push("a", 0, 1), Push("b", 0, 2),
+                                                     Push("c", 3, 1)};
+  const size_t together =
+      SubscriptionRequests::PushMessages(pushes, 1u << 20).messages[0].ByteSizeLong();
+  auto at_limit = SubscriptionRequests::PushMessages(pushes, together);
+  ASSERT_EQ(at_limit.messages.size(), 1u);
+  EXPECT_EQ(at_limit.messages[0].ByteSizeLong(), together);
+  auto below = SubscriptionRequests::PushMessages(pushes, together - 1);
+  ASSERT_EQ(below.messages.size(), 2u);
+  EXPECT_EQ(below.messages[0].takerecordsresponse().records_size(), 2);
+  EXPECT_EQ(below.messages[1].takerecordsresponse().records_size(), 1);
+  EXPECT_EQ(Records(below.messages),
+            (std::vector<Got>{{"a", 0, 0}, {"b", 0, 0}, {"b", 1, 1}, {"c", 3, 3}}));
+}
+
 }  // namespace
 }  // namespace higgins::server

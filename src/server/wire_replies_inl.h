@@ -1,6 +1,8 @@
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "protocol/messages.h"
 #include "protocol/partition_name.h"
@@ -9,18 +11,33 @@ namespace higgins::server {
 
 template <typename Body>
 void SetError(Body* body, const Status& status) {
-  const std::string& m = status.message();
-  size_t start = 0;
-  while (start <= m.size()) {
-    size_t end = m.find('\n', start);
-    if (end == std::string::npos) end = m.size();
-    // Messages quote client bytes (stream names, keys); `errors` must stay valid UTF-8.
-    if (end > start) {
-      body->add_errors(protocol::EscapeInvalidUtf8(std::string_view(m).substr(start, end - start)));
+  for (std::string& line : ErrorLines(status)) body->add_errors(std::move(line));
+  body->set_code(protocol::ToErrorCode(status.code()));
+}
+
+template <typename Body>
+void SetErrorWithin(Body* body, const Status& status, protocol::ReplySize size) {
+  constexpr size_t kCodeBytes = 4;  // the code's tag and varint, at most
+  const auto field = static_cast<uint32_t>(Body::kErrorsFieldNumber);
+  std::vector<std::string> lines = ErrorLines(status);
+  size_t all = kCodeBytes;
+  for (const std::string& line : lines) all += protocol::FieldBytes(field, line.size());
+  // When not every line fits, room is kept for the one that says how many were left out.
+  const size_t reserved =
+      size.Fits(all)
+          ? kCodeBytes
+          : kCodeBytes + protocol::FieldBytes(field, LeftOutErrorsLine(lines.size()).size());
+  size_t left_out = 0;
+  for (std::string& line : lines) {
+    const size_t bytes = protocol::FieldBytes(field, line.size());
+    if (left_out == 0 && size.Fits(bytes + reserved)) {
+      body->add_errors(std::move(line));
+      size.Add(bytes);
+    } else {
+      ++left_out;
     }
-    start = end + 1;
   }
-  if (body->errors_size() == 0) body->add_errors(std::string(StatusCodeName(status.code())));
+  if (left_out > 0) body->add_errors(LeftOutErrorsLine(left_out));
   body->set_code(protocol::ToErrorCode(status.code()));
 }
 

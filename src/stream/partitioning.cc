@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "common/quote.h"
 #include "higgins/limits.h"
 
 namespace higgins::stream {
@@ -139,8 +140,8 @@ Status CheckSameKeys(const arrow::Array& column, std::span<const std::string* co
     }
     if (key != *keys[r]) {
       return Status::InvalidArgument("row " + std::to_string(r) +
-                                     ": the module changed the partition key from '" + *keys[r] +
-                                     "' to '" + key + "'");
+                                     ": the module changed the partition key from " +
+                                     Quote(*keys[r]) + " to " + Quote(key));
     }
   }
   return Status::OK();
@@ -166,10 +167,8 @@ Status CheckQueryKey(const arrow::DataType& key_type, std::string_view key) {
   if (canonical && std::string_view(text, static_cast<size_t>(r.ptr - text)) == key) {
     return Status::OK();
   }
-  std::string shown(key.substr(0, 64));
-  if (key.size() > 64) shown += "...";
   return Status::InvalidArgument(
-      "partition key '" + shown + "' is not an integer in decimal (the " +
+      "partition key " + Quote(key) + " is not an integer in decimal (the " +
       "stream's partition key is " + key_type.ToString() + "; write it like 42 or -7)");
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <mutex>
 
+#include "common/quote.h"
+
 namespace higgins::stream {
 
 StreamIndex::StreamIndex(uint32_t buckets) : buckets_(buckets) {}
@@ -111,7 +113,7 @@ void StreamIndex::ForEachPartition(
 
 namespace {
 Status MissingPartition(std::string_view key) {
-  return Status::NotFound("partition '" + std::string(key) + "' has no records");
+  return Status::NotFound("partition " + Quote(key) + " has no records");
 }
 }  // namespace
 
@@ -121,9 +123,8 @@ Result<RowRef> StreamIndex::At(std::string_view key, uint64_t offset) const {
   if (k == nullptr) return MissingPartition(key);
   const uint64_t count = VisibleCount(*k);
   if (offset >= count) {
-    return Status::NotFound("partition '" + std::string(key) + "' has no offset " +
-                            std::to_string(offset) + " (latest is " + std::to_string(count - 1) +
-                            ")");
+    return Status::NotFound("partition " + Quote(key) + " has no offset " + std::to_string(offset) +
+                            " (latest is " + std::to_string(count - 1) + ")");
   }
   return MakeRef(*k, offset);
 }
@@ -151,7 +152,7 @@ Result<uint64_t> StreamIndex::FirstAtOrAfter(std::string_view key, int64_t times
     }
   }
   if (lo == count) {
-    return Status::NotFound("partition '" + std::string(key) + "' has no record at or after " +
+    return Status::NotFound("partition " + Quote(key) + " has no record at or after " +
                             std::to_string(timestamp_ms) + " ms");
   }
   return lo;
@@ -168,9 +169,8 @@ Result<std::vector<RowRef>> StreamIndex::Range(std::string_view key, uint64_t fr
   if (k == nullptr) return MissingPartition(key);
   const uint64_t count = VisibleCount(*k);
   if (from >= count) {
-    return Status::NotFound("partition '" + std::string(key) + "' has no offset " +
-                            std::to_string(from) + " (latest is " + std::to_string(count - 1) +
-                            ")");
+    return Status::NotFound("partition " + Quote(key) + " has no offset " + std::to_string(from) +
+                            " (latest is " + std::to_string(count - 1) + ")");
   }
   const uint64_t end = std::min({to, count, from + limit});
   std::vector<RowRef> rows;

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "common/quote.h"
+
 namespace higgins::stream {
 namespace {
 
@@ -17,10 +19,6 @@ uint64_t SlideOf(const config::WindowSpec& spec) {
 uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
   return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
                                                       : a + b;
-}
-
-std::string Quoted(std::string_view key) {
-  return "'" + std::string(key) + "'";
 }
 
 /// Where the time windows of one partition lie: window w starts at start0 + w·S; `latest` is
@@ -45,12 +43,12 @@ TimeLayout LayoutOf(const config::WindowSpec& spec, uint64_t first_ms, uint64_t 
 }
 
 Status NoSuchWindow(std::string_view key, uint64_t window, uint64_t latest) {
-  return Status::NotFound("window " + std::to_string(window) + " of partition " + Quoted(key) +
+  return Status::NotFound("window " + std::to_string(window) + " of partition " + Quote(key) +
                           " does not exist yet (the latest is " + std::to_string(latest) + ")");
 }
 
 Status NoRecords(std::string_view key) {
-  return Status::NotFound("partition " + Quoted(key) + " has no records");
+  return Status::NotFound("partition " + Quote(key) + " has no records");
 }
 
 /// The first offset of `key` whose timestamp is at or after `timestamp_ms`, or `count` when
@@ -70,7 +68,7 @@ Result<QueryRows> Members(const StreamLog& base, std::string_view key, uint64_t 
                           uint64_t from, uint64_t to, uint64_t max_records) {
   if (to - from > max_records) {
     return Status::ResourceExhausted(
-        "window " + std::to_string(window) + " of partition " + Quoted(key) + " holds " +
+        "window " + std::to_string(window) + " of partition " + Quote(key) + " holds " +
         std::to_string(to - from) + " records, more than the limit of " +
         std::to_string(max_records) + " per query (--max-range-records)");
   }
@@ -116,7 +114,7 @@ Result<WindowRows> TimeWindow(StreamLog& base, const config::WindowSpec& spec, s
   HIGGINS_ASSIGN_OR_RETURN(RowRef first, index.At(key, 0));
   HIGGINS_ASSIGN_OR_RETURN(RowRef last, index.At(key, count - 1));
   if (first.entry.timestamp_ms < 0) {
-    return Status::OutOfRange("partition " + Quoted(key) +
+    return Status::OutOfRange("partition " + Quote(key) +
                               " holds records timestamped before the Unix epoch; time windows "
                               "start at the epoch");
   }

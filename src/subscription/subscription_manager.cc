@@ -8,6 +8,7 @@
 #include <random>
 
 #include "common/file_util.h"
+#include "common/quote.h"
 #include "stream/window_view.h"
 
 namespace higgins::subscription {
@@ -280,8 +281,8 @@ Result<SubscriptionManager::SubPtr> SubscriptionManager::Find(const Subscription
     return Status::NotFound("subscription " + IdText(id) + " does not exist");
   }
   if (!stream.empty() && it->second->decl.stream != stream) {
-    return Status::NotFound("subscription " + IdText(id) + " is not a subscription of stream '" +
-                            std::string(stream) + "' (it reads '" + it->second->decl.stream + "')");
+    return Status::NotFound("subscription " + IdText(id) + " is not a subscription of stream " +
+                            Quote(stream) + " (it reads '" + it->second->decl.stream + "')");
   }
   return it->second;
 }

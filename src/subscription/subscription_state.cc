@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/quote.h"
+
 namespace higgins::subscription {
 namespace {
 
@@ -260,7 +262,7 @@ Status SubscriptionState::Acknowledge(const std::vector<OffsetRange>& ranges,
     if (why.empty()) continue;
     if (failed) failed->push_back(r);
     if (!errors.empty()) errors += "\n";
-    errors += "partition '" + r.key + "' offsets " + std::to_string(r.start) + " to " +
+    errors += "partition " + Quote(r.key) + " offsets " + std::to_string(r.start) + " to " +
               (r.end > r.start ? std::to_string(r.end - 1) : std::string("(none)")) + ": " + why;
   }
   if (!errors.empty()) return Status::InvalidArgument(errors);

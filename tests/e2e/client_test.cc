@@ -618,6 +618,73 @@ TEST_F(ClientTest, RequestOverTheLimitIsRefusedBeforeSending) {
   EXPECT_TRUE(client->Ping().ok());
 }
 
+// A broker with 4 KiB frames and records under a 1500-byte key (in each record's data and again
+// in the reply's partition field): one record per reply fits. QueryRange answers that one;
+// QueryRangeEach asks again until the range is done.
+TEST(ClientSmallFrameTest, QueryRangeEachContinuesWhereEachReplyStopped) {
+  TempDir tmp;
+  BrokerProcess broker(tmp.path() + "/data", {"--max-frame-bytes=4096"});
+  broker.Start();
+  auto client = ConnectTo(broker.port());
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(client->UploadConfiguration(kQuickStart).ok());
+  const std::string key(1500, 'k');
+  for (int i = 0; i < 3; ++i) {
+    auto produced = client->ProduceJson("amount", Row(key, 10 + i));
+    ASSERT_TRUE(produced.ok()) << produced.status().ToString();
+  }
+
+  auto one = client->QueryRange("amount", key, 0, UINT64_MAX);
+  ASSERT_TRUE(one.ok()) << one.status().ToString();
+  EXPECT_EQ(one->offset, 0u);
+  EXPECT_EQ(one->num_rows(), 1);
+
+  std::vector<uint64_t> offsets;
+  std::vector<int32_t> data;
+  Status s = client->QueryRangeEach("amount", key, 0, UINT64_MAX, [&](const Records& records) {
+    EXPECT_EQ(records.partition_key, key);
+    for (int64_t i = 0; i < records.num_rows(); ++i) {
+      offsets.push_back(records.offset + static_cast<uint64_t>(i));
+      data.push_back(records.batch.column(1).Value<int32_t>(i));
+    }
+    return Status::OK();
+  });
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(offsets, (std::vector<uint64_t>{0, 1, 2}));
+  EXPECT_EQ(data, (std::vector<int32_t>{10, 11, 12}));
+
+  // Up to an end inside the partition, and an error from the callback stops the range.
+  offsets.clear();
+  s = client->QueryRangeEach("amount", key, 1, 2, [&](const Records& records) {
+    offsets.push_back(records.offset);
+    return Status::OK();
+  });
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(offsets, (std::vector<uint64_t>{1}));
+  int calls = 0;
+  s = client->QueryRangeEach("amount", key, 0, UINT64_MAX, [&](const Records&) {
+    ++calls;
+    return Status::Internal("the callback stops here");
+  });
+  EXPECT_EQ(s, Status::Internal("the callback stops here"));
+  EXPECT_EQ(calls, 1);
+  // A start past the end is NotFound, as for QueryRange.
+  s = client->QueryRangeEach("amount", key, 3, UINT64_MAX,
+                             [&](const Records&) { return Status::OK(); });
+  EXPECT_EQ(s.code(), StatusCode::kNotFound) << s.ToString();
+
+  // A record under a 4000-byte key can be produced, but no reply can carry it.
+  const std::string big(4000, 'b');
+  ASSERT_TRUE(client->ProduceJson("amount", Row(big, 1)).ok());
+  auto too_large = client->QueryAt("amount", big, 0);
+  EXPECT_EQ(too_large.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(too_large.status().message(),
+            "stream 'amount': the record at offset 0 of partition '" + std::string(64, 'b') +
+                "'…(4000 bytes) needs a reply of 8452 bytes, more than the frame limit of 4096 "
+                "bytes");
+  EXPECT_TRUE(client->Ping().ok());
+}
+
 TEST_F(ClientTest, BrokerKilledMidSessionFailsWaitingAndLaterCalls) {
   auto client = ConnectWithAmount();
   std::atomic<bool> failed{false};

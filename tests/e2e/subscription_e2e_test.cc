@@ -287,6 +287,33 @@ TEST_F(SubscriptionTest, ARecordLargerThanTheFrameLimitIsReportedToItsConsumer) 
   EXPECT_EQ((*next)->records.offset, 1u);
 }
 
+TEST_F(SubscriptionTest, ARecordTooLargeToPushUnderALongKeyIsReportedAndLaterRecordsFlow) {
+  // 4 KiB frames and a 4000-byte key: the request holds the key once, a push twice (in the
+  // batch and in Record.partition), so the record cannot be pushed. The error push that takes
+  // its place quotes 64 bytes of the key: it fits, and the consumer is not left waiting.
+  StartWithPayloads("4096");
+  const std::string key(4000, 'L');
+  Produce(R"({"id":")" + key + R"(","data":1,"payload":""})");
+  const std::string id = Subscribe();
+  ASSERT_TRUE(client_->Take(id, 10).ok());
+  auto reported = client_->NextDelivery(5s);
+  ASSERT_FALSE(reported.ok()) << (reported->has_value() ? "a delivery of records came"
+                                                        : "nothing came: the consumer waits");
+  EXPECT_EQ(reported.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(reported.status().message(),
+            "a push of 1 record(s) of partition '" + std::string(64, 'L') +
+                "'…(4000 bytes) at offset 0 takes 8588 bytes, more than the frame limit of 4096");
+  // The consumer keeps receiving the records produced after it.
+  for (int i = 2; i <= 4; ++i) Produce(R"({"id":"small","data":)" + std::to_string(i) + "}");
+  auto seen = Receive(*client_, 3);
+  ASSERT_EQ(seen.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(seen[i].key, "small");
+    EXPECT_EQ(seen[i].offset, static_cast<uint64_t>(i));
+    EXPECT_EQ(seen[i].data, i + 2);
+  }
+}
+
 TEST_F(SubscriptionTest, ASubscriptionOfManyPartitionsIsListedAsFarAsAFrameHolds) {
   StartWithPayloads("4096");
   for (int request = 0; request < 40; ++request) {  // 50 rows per request fit in a frame

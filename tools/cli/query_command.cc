@@ -34,39 +34,27 @@ struct QueryOptions {
   CLI::Option* at_time_option = nullptr;
 };
 
-// Offsets [from, to) (to the partition's end without --to), one reply of at most the broker's
-// --max-range-records at a time.
+// Offsets [from, to) (to the partition's end without --to), printed reply by reply: the client
+// asks again wherever a reply stopped (--max-range-records, or the broker's frame limit).
 Status QueryRange(Client& client, const QueryOptions& o, RecordsPrinter& printer) {
   const uint64_t end = o.to_option->count() > 0 ? o.to : std::numeric_limits<uint64_t>::max();
-  uint64_t next = o.from;
-  bool first = true;
-  while (next < end) {
-    Result<Records> records = client.QueryRange(o.stream, o.partition, next, end, o.call);
-    if (!records.ok()) {
-      // After the first reply, NotFound means the range ran past the partition's end.
-      if (!first && records.status().code() == StatusCode::kNotFound) break;
-      if (first) return records.status();
-      // Say what was already printed (table output prints nothing until the end).
-      const bool table = o.output == "table";
-      return Status(records.status().code(),
-                    records.status().message() + "; interrupted after offset " +
-                        std::to_string(next - 1) + " (" + std::to_string(next - o.from) +
-                        (table ? " records received, none printed)" : " records printed)"));
-    }
-    if (records->num_rows() == 0) {
-      if (!first) break;
-      // A start past the partition's end: NotFound, like a missing offset, never an empty success.
-      Result<Records> latest = client.QueryLatest(o.stream, o.partition);
-      if (!latest.ok()) return latest.status();
-      return Status::NotFound("stream '" + o.stream + "': partition '" + o.partition +
-                              "' has no offset " + std::to_string(o.from) + " (latest is " +
-                              std::to_string(latest->offset) + ")");
-    }
-    HIGGINS_RETURN_IF_ERROR(printer.Print(*records));
-    next = records->offset + static_cast<uint64_t>(records->num_rows());
-    first = false;
-  }
-  return Status::OK();
+  uint64_t received = 0;
+  Status printed;
+  Status s = client.QueryRangeEach(
+      o.stream, o.partition, o.from, end,
+      [&](const Records& records) {
+        printed = printer.Print(records);
+        received += static_cast<uint64_t>(records.num_rows());
+        return printed;
+      },
+      o.call);
+  if (s.ok() || received == 0 || !printed.ok()) return s;
+  // Say what was already printed (table output prints nothing until the end).
+  const bool table = o.output == "table";
+  return Status(s.code(), s.message() + "; interrupted after offset " +
+                              std::to_string(o.from + received - 1) + " (" +
+                              std::to_string(received) +
+                              (table ? " records received, none printed)" : " records printed)"));
 }
 
 // The one record of --offset, --latest or --at-time.

@@ -26,6 +26,8 @@ class FakeBrokerApi final : public broker::BrokerApi {
   bool throw_on_produce = false;
   Status wait_status = Status::OK();
   Result<broker::QueryAnswer> query_answer = Status::NotSupported("Query");
+  Status acknowledge_status = Status::NotSupported("Acknowledge");
+  std::vector<subscription::OffsetRange> acknowledge_failed;  // with acknowledge_status
   Result<std::vector<broker::StreamInfo>> metadata = Status::NotSupported("Metadata");
   Result<SubscriptionId> subscription_id = Status::NotSupported("CreateSubscription");
   Result<config::MergeOutcome> merge_outcome = Status::NotSupported("CreateConfiguration");
@@ -33,7 +35,7 @@ class FakeBrokerApi final : public broker::BrokerApi {
 
   // What the fake was asked.
   std::vector<ProduceCall> produces;
-  std::vector<size_t> produce_many_sizes;  // items of each ProduceMany call
+  std::vector<size_t> produce_many_sizes;             // items of each ProduceMany call
   mutable std::vector<broker::QueryRequest> queries;  // Query is const in the interface
   std::vector<std::string> waited_for_derived;
   std::vector<std::pair<std::string, broker::SubscriptionStart>> subscriptions_created;
@@ -99,7 +101,7 @@ class FakeBrokerApi final : public broker::BrokerApi {
   }
   void Acknowledge(const SubscriptionId&, std::string_view, std::vector<subscription::OffsetRange>,
                    AcknowledgeDone done) override {
-    done(Status::NotSupported("Acknowledge"), {});
+    done(acknowledge_status, acknowledge_failed);
   }
   Result<subscription::SubscriptionReport> GetSubscription(const SubscriptionId&,
                                                            std::string_view) const override {
