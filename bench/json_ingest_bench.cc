@@ -20,9 +20,11 @@ namespace {
 const std::string& FlightsJson() {
   static const std::string text = [] {
     const char* env = std::getenv("HIGGINS_FLIGHTS_JSON");
-    std::string path = env != nullptr ? env
-                                      : HIGGINS_SOURCE_DIR
-        "/tools/interop/node_modules/vega-datasets/data/flights-200k.json";
+    std::string path =
+        env != nullptr
+            ? env
+            : std::string(HIGGINS_SOURCE_DIR) +
+                  "/tools/interop/node_modules/vega-datasets/data/flights-200k.json";
     std::ifstream in(path, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();

@@ -27,7 +27,7 @@ struct WriteArgs {
   std::string format = "stream";
   std::string compression = "none";
   std::string case_name = "all_types";
-  std::string dataset = HIGGINS_SOURCE_DIR "/tools/interop/dataset.json";
+  std::string dataset = std::string(HIGGINS_SOURCE_DIR) + "/tools/interop/dataset.json";
 };
 
 template <typename Writer>
