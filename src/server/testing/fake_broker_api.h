@@ -28,19 +28,20 @@ class FakeBrokerApi final : public broker::BrokerApi {
   Result<broker::QueryAnswer> query_answer = Status::NotSupported("Query");
   Result<std::vector<broker::StreamInfo>> metadata = Status::NotSupported("Metadata");
   Result<SubscriptionId> subscription_id = Status::NotSupported("CreateSubscription");
-  Result<config::MergeOutcome> merge_outcome = Status::NotSupported("CreateConfiguration");
+  Result<broker::ConfigurationOutcome> configuration_outcome =
+      Status::NotSupported("CreateConfiguration");
   std::string topography = "# empty\n";
 
   // What the fake was asked.
   std::vector<ProduceCall> produces;
-  std::vector<size_t> produce_many_sizes;  // items of each ProduceMany call
+  std::vector<size_t> produce_many_sizes;             // items of each ProduceMany call
   mutable std::vector<broker::QueryRequest> queries;  // Query is const in the interface
   std::vector<std::string> waited_for_derived;
   std::vector<std::pair<std::string, broker::SubscriptionStart>> subscriptions_created;
   std::vector<ConsumerId> removed_consumers;
 
-  Result<config::MergeOutcome> CreateConfiguration(std::string_view) override {
-    return merge_outcome;
+  Result<broker::ConfigurationOutcome> CreateConfiguration(std::string_view) override {
+    return configuration_outcome;
   }
   Status DeleteConfiguration(std::string_view key) override {
     return Status::NotSupported("DeleteConfiguration " + std::string(key));
