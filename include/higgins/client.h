@@ -88,6 +88,9 @@ class Client {
   /// Merges a TOML configuration (docs/configuration.md) into the broker's topography. Every
   /// problem is listed in the error text, one per line; nothing is applied unless all is valid.
   Status UploadConfiguration(std::string_view toml);
+  /// UploadConfiguration, returning the catch-up of every map, reduce and join stream the
+  /// configuration added, in the order they were added.
+  Result<std::vector<CatchUp>> ApplyConfiguration(std::string_view toml);
   /// Deletes "streams.<name>", "schema.<name>" or "storage.<name>" (a bare name is a stream).
   Status DeleteConfiguration(std::string_view key);
   /// The broker's topography as a TOML configuration that parses back to the same declarations.
@@ -106,24 +109,24 @@ class Client {
 
   /// JSON: one object, an array of objects, or NDJSON (docs/json.md).
   Result<ProduceResult> ProduceJson(std::string_view stream, std::string_view json,
-      const CallOptions& options = {});
+                                    const CallOptions& options = {});
   /// Arrow record batches; the client encodes them as one IPC stream. Every batch must have the
   /// same schema (InvalidArgument otherwise); the broker checks it against the stream's schema.
   Result<ProduceResult> Produce(std::string_view stream, const arrow::RecordBatch& batch,
-      const CallOptions& options = {});
+                                const CallOptions& options = {});
   Result<ProduceResult> Produce(std::string_view stream,
                                 std::span<const arrow::RecordBatch> batches,
                                 const CallOptions& options = {});
   /// An Arrow IPC stream or file, sent as is.
   Result<ProduceResult> ProduceIpc(std::string_view stream, std::span<const uint8_t> ipc,
-      const CallOptions& options = {});
+                                   const CallOptions& options = {});
 
   Pending<ProduceResult> ProduceJsonAsync(std::string_view stream, std::string_view json,
-      const CallOptions& options = {});
+                                          const CallOptions& options = {});
   Pending<ProduceResult> ProduceAsync(std::string_view stream, const arrow::RecordBatch& batch,
-      const CallOptions& options = {});
+                                      const CallOptions& options = {});
   Pending<ProduceResult> ProduceIpcAsync(std::string_view stream, std::span<const uint8_t> ipc,
-      const CallOptions& options = {});
+                                         const CallOptions& options = {});
 
   // --- Query -----------------------------------------------------------------------------------
   // A missing stream, partition or offset is NotFound. Partition keys are the key's text: a
@@ -133,11 +136,11 @@ class Client {
   // InvalidArgument there.
 
   /// The record at `offset`.
-  Result<Records> QueryAt(std::string_view stream, std::string_view partition_key,
-                          uint64_t offset, const CallOptions& options = {});
+  Result<Records> QueryAt(std::string_view stream, std::string_view partition_key, uint64_t offset,
+                          const CallOptions& options = {});
   /// The record at the partition's highest offset.
   Result<Records> QueryLatest(std::string_view stream, std::string_view partition_key,
-      const CallOptions& options = {});
+                              const CallOptions& options = {});
   /// Records at offsets [from, to), clamped to the partition's end and to the broker's
   /// --max-range-records (check Records::offset and num_rows() for what came back). NotFound when
   /// `from` is past the end.
@@ -160,7 +163,7 @@ class Client {
   Pending<Records> QueryAtAsync(std::string_view stream, std::string_view partition_key,
                                 uint64_t offset, const CallOptions& options = {});
   Pending<Records> QueryLatestAsync(std::string_view stream, std::string_view partition_key,
-      const CallOptions& options = {});
+                                    const CallOptions& options = {});
   Pending<Records> QueryRangeAsync(std::string_view stream, std::string_view partition_key,
                                    uint64_t from, uint64_t to, const CallOptions& options = {});
   Pending<Records> QueryAtTimeAsync(std::string_view stream, std::string_view partition_key,
@@ -175,7 +178,8 @@ class Client {
   /// partition starts at `start`. Records pushed and not acknowledged within
   /// `visibility_timeout` (zero: the broker's default, 30 s; at most one day) are pushed again.
   /// Errors: NotFound (stream), InvalidArgument.
-  Result<std::string> CreateSubscription(std::string_view stream, const SubscriptionStart& start,
+  Result<std::string> CreateSubscription(
+      std::string_view stream, const SubscriptionStart& start,
       std::chrono::milliseconds visibility_timeout = std::chrono::milliseconds{0});
   /// Adds `n` to this connection's demand on the subscription, making the connection one of its
   /// consumers; returns the demand after the take. The broker then pushes up to that many

@@ -84,6 +84,17 @@ struct StreamInfo {
   bool partitions_truncated = false;
   /// The stream's Arrow schema (field order as declared).
   arrow::SchemaPtr schema;
+  /// Map, reduce and join streams: records of their inputs not yet derived (0 once caught up);
+  /// 0 for the other kinds.
+  uint64_t lag = 0;
+};
+
+/// A derived stream that a configuration added, and the records its inputs already held, which
+/// it processes first (docs/configuration.md, "Derived streams catch up").
+struct CatchUp {
+  std::string stream;
+  uint64_t records = 0;
+  bool operator==(const CatchUp&) const = default;
 };
 
 /// Where a new subscription starts, in every partition of its stream (docs/architecture.md,

@@ -11,6 +11,7 @@
 #include "common/file_util.h"
 #include "common/quote.h"
 #include "config/configuration.h"
+#include "derived/derived_lag.h"
 #include "higgins/arrow/ipc/reader.h"
 #include "stream/window_view.h"
 
@@ -339,7 +340,24 @@ Status Broker::PersistTopography(const config::Topography& topography) {
   return WriteFileAtomically(options_.dir + "/" + kTopographyFile, topography.Serialize(), 0600);
 }
 
-Result<config::MergeOutcome> Broker::CreateConfiguration(std::string_view toml) {
+uint64_t Broker::LagLocked(const config::StreamDecl& decl, const stream::StreamLog& derived) const {
+  std::vector<std::string> names;
+  if (decl.kind == config::StreamKind::kJoin) {
+    names = JoinParticipants(decl);
+  } else if (decl.kind == config::StreamKind::kMap || decl.kind == config::StreamKind::kReduce) {
+    names.push_back(decl.base);
+  } else {
+    return 0;
+  }
+  std::vector<const stream::StreamLog*> inputs;
+  for (const std::string& name : names) {
+    auto it = streams_.find(name);
+    if (it != streams_.end()) inputs.push_back(it->second.get());
+  }
+  return derived::DerivedLag(derived, inputs);
+}
+
+Result<ConfigurationOutcome> Broker::CreateConfiguration(std::string_view toml) {
   std::lock_guard config_lock(config_mu_);
   HIGGINS_ASSIGN_OR_RETURN(config::Configuration configuration, config::ParseConfiguration(toml));
   config::Topography merged;
@@ -367,10 +385,20 @@ Result<config::MergeOutcome> Broker::CreateConfiguration(std::string_view toml) 
     for (const auto& name : outcome.added_storages) storages_.erase(name);
     return status;
   }
+  ConfigurationOutcome result;
   {
     std::unique_lock lock(mu_);
     for (auto& [name, stream] : opened) streams_[name] = stream;
     topography_ = std::move(merged);
+    // A new derived stream is empty, so its lag before its processor starts is what its inputs
+    // hold now: its catch-up.
+    for (auto& [name, stream] : opened) {
+      const config::StreamDecl& decl = *topography_.FindStream(name);
+      if (decl.kind == config::StreamKind::kMap || decl.kind == config::StreamKind::kReduce ||
+          decl.kind == config::StreamKind::kJoin) {
+        result.catch_ups.push_back({name, LagLocked(decl, *stream)});
+      }
+    }
   }
   // Processors start once their streams are visible; added streams come in dependency order
   // within a configuration only by chance, and every base is open by now.
@@ -381,7 +409,14 @@ Result<config::MergeOutcome> Broker::CreateConfiguration(std::string_view toml) 
   spdlog::info("configuration merged: {} storages, {} schemas, {} streams added",
                outcome.added_storages.size(), outcome.added_schemas.size(),
                outcome.added_streams.size());
-  return outcome;
+  for (const CatchUp& catch_up : result.catch_ups) {
+    if (catch_up.records > 0) {
+      spdlog::info("stream '{}': catching up on {} records of its inputs", catch_up.stream,
+                   catch_up.records);
+    }
+  }
+  result.merged = std::move(outcome);
+  return result;
 }
 
 Status Broker::DeleteConfiguration(std::string_view key) {
@@ -484,8 +519,7 @@ Result<std::shared_ptr<stream::StreamLog>> Broker::FindStream(std::string_view n
 
 // (stream name, payload) is the order of every produce API; swapped, the payload names no
 // stream and the produce fails with NotFound.
-Result<std::shared_ptr<stream::StreamLog>> Broker::ProducibleStream(
-    std::string_view stream_name) {
+Result<std::shared_ptr<stream::StreamLog>> Broker::ProducibleStream(std::string_view stream_name) {
   HIGGINS_ASSIGN_OR_RETURN(auto stream, FindStream(stream_name));
   {
     std::shared_lock lock(mu_);
@@ -654,13 +688,15 @@ Result<std::vector<StreamInfo>> Broker::Metadata(std::string_view name) const {
       }
     }
     info.schema = stream.schema();
-    stream::PartitionListing listing = info.decl.kind == config::StreamKind::kWindow
-                                           ? WindowPartitions(info.decl)
-                                           : stream.index().Partitions(options_.max_listed_partitions);
+    stream::PartitionListing listing =
+        info.decl.kind == config::StreamKind::kWindow
+            ? WindowPartitions(info.decl)
+            : stream.index().Partitions(options_.max_listed_partitions);
     info.partitions = std::move(listing.partitions);
     info.partition_count = listing.total;
     info.record_count = listing.records;
     info.partitions_truncated = info.partitions.size() < info.partition_count;
+    if (errors_of == nullptr) info.lag = LagLocked(info.decl, stream);
     out.push_back(std::move(info));
   };
   for (const auto& [stream_name, stream] : streams_) describe(stream_name, *stream, nullptr);
@@ -712,8 +748,8 @@ Broker::Need Broker::ProcessedNeed(const std::string& stream,
 }
 
 void Broker::WaitDownstream(const std::string& stream,
-                            const std::map<std::string, uint64_t>& needed,
-                            Deadline deadline, std::function<void(Status)> done) {
+                            const std::map<std::string, uint64_t>& needed, Deadline deadline,
+                            std::function<void(Status)> done) {
   // The streams fed directly by `stream`: map and reduce streams must hold `needed` records
   // per key; joins must have joined that many of `stream`'s records per key. Then the same for
   // the streams fed by those, with a join's own counts once it has caught up.
@@ -785,16 +821,17 @@ void Broker::WaitUpstream(const std::string& stream, const std::string& key, Dea
                                               : std::vector<std::string>{decl.base};
   auto all = AllOf(inputs.size(), std::move(done));
   for (size_t p = 0; p < inputs.size(); ++p) {
-    WaitUpstream(inputs[p], key, deadline,
-                 [this, p, input = inputs[p], stream, key, log, join, deadline, all](const Status& s) {
-                   if (!s.ok()) return all(s);
-                   auto input_log = FindStream(input);
-                   if (!input_log.ok()) return all(input_log.status());
-                   const uint64_t count = (*input_log)->index().Count(key);
-                   std::vector<Need> needs;
-                   needs.push_back(ProcessedNeed(stream, log, join, p, input, key, count));
-                   WaitFor(std::move(needs), deadline, all);
-                 });
+    WaitUpstream(
+        inputs[p], key, deadline,
+        [this, p, input = inputs[p], stream, key, log, join, deadline, all](const Status& s) {
+          if (!s.ok()) return all(s);
+          auto input_log = FindStream(input);
+          if (!input_log.ok()) return all(input_log.status());
+          const uint64_t count = (*input_log)->index().Count(key);
+          std::vector<Need> needs;
+          needs.push_back(ProcessedNeed(stream, log, join, p, input, key, count));
+          WaitFor(std::move(needs), deadline, all);
+        });
   }
 }
 

@@ -73,7 +73,7 @@ class Broker final : public BrokerApi {
 
   /// Parses and merges a configuration, opens the new streams and persists the topography
   /// (fsynced) before returning. Errors: InvalidArgument listing every problem.
-  Result<config::MergeOutcome> CreateConfiguration(std::string_view toml) override;
+  Result<ConfigurationOutcome> CreateConfiguration(std::string_view toml) override;
   /// Removes a declaration (config::Topography::Delete) and a deleted stream's data.
   Status DeleteConfiguration(std::string_view key) override;
   /// The topography as TOML.
@@ -194,6 +194,9 @@ class Broker final : public BrokerApi {
                    const std::shared_ptr<stream::StreamLog>& derived);
   /// The base, then the join streams, without repeats.
   static std::vector<std::string> JoinParticipants(const config::StreamDecl& decl);
+  /// Under mu_: records of the inputs of derived stream `decl` (map, reduce, join) not yet
+  /// derived into `derived` (derived::DerivedLag); 0 for the other kinds.
+  uint64_t LagLocked(const config::StreamDecl& decl, const stream::StreamLog& derived) const;
   std::string CheckModuleFor(std::string_view name, config::StreamKind kind) const;
   /// A read-your-writes wait: one watch, and how to name it when it times out.
   struct Need {

@@ -30,6 +30,24 @@ struct StreamInfo {
   uint64_t record_count = 0;
   std::vector<stream::PartitionCount> partitions;
   bool partitions_truncated = false;
+  /// Map, reduce and join streams: records of their inputs not yet derived
+  /// (derived::DerivedLag); 0 for the other kinds.
+  uint64_t lag = 0;
+};
+
+/// A derived stream added by a configuration starts with the records its inputs already hold
+/// (docs/configuration.md, "Derived streams catch up"): `records` of them.
+struct CatchUp {
+  std::string stream;
+  uint64_t records = 0;
+  bool operator==(const CatchUp&) const = default;
+};
+
+/// What CreateConfiguration added.
+struct ConfigurationOutcome {
+  config::MergeOutcome merged;
+  /// One per added map, reduce or join stream, in the order of merged.added_streams.
+  std::vector<CatchUp> catch_ups;
 };
 
 /// What a query of one partition asks for (docs/protocol.md, "Queries").
@@ -75,9 +93,9 @@ class BrokerApi {
   virtual ~BrokerApi() = default;
 
   // --- Configure ---------------------------------------------------------------------------
-  /// Parses and merges a configuration into the topography, persisted before it returns.
-  /// Errors: InvalidArgument listing every problem; IOError.
-  virtual Result<config::MergeOutcome> CreateConfiguration(std::string_view toml) = 0;
+  /// Parses and merges a configuration into the topography, persisted before it returns, and
+  /// starts the new derived streams. Errors: InvalidArgument listing every problem; IOError.
+  virtual Result<ConfigurationOutcome> CreateConfiguration(std::string_view toml) = 0;
   /// Removes a declaration ("stream.x", "schema.x", "storage.x") and a deleted stream's data.
   /// Errors: NotFound, InvalidArgument (still referenced), IOError.
   virtual Status DeleteConfiguration(std::string_view key) = 0;

@@ -3,6 +3,7 @@
 // behaviour with real WebAssembly modules is tested end to end in tests/e2e/udf_e2e_test.cc.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -238,6 +239,70 @@ TEST_F(DerivedStreamTest, RecordsProducedBeforeTheDerivedStreamExistAreDerivedTo
   Configure(kTotal);
   ProduceAndWait(R"({"id":"1","data":3})");
   EXPECT_EQ(Values("total", "1"), (std::vector<int32_t>{1, 3, 6}));
+}
+
+/// The lag the metadata shows for `stream` (-1 when it cannot be read).
+int64_t LagOf(const Broker& broker, std::string_view stream) {
+  auto metadata = broker.Metadata(stream);
+  EXPECT_TRUE(metadata.ok()) << metadata.status().ToString();
+  if (!metadata.ok() || metadata->size() != 1) return -1;
+  return static_cast<int64_t>((*metadata)[0].lag);
+}
+
+TEST_F(DerivedStreamTest, ANewDerivedStreamReportsItsCatchUpAndItsLagShrinksToZero) {
+  // `gated` passes its input through once the gate opens: until then the catch-up stays whole.
+  std::atomic<bool> open{false};
+  engine_->Register("gated", udf::RunKind::kMap, [&open](std::span<const RecordBatch> in) {
+    while (!open.load()) std::this_thread::sleep_for(1ms);
+    return Result<RecordBatch>(in[0]);
+  });
+  struct OpenAtExit {  // a failed assertion must not leave a worker stuck at the gate
+    std::atomic<bool>* gate;
+    ~OpenAtExit() { *gate = true; }
+  } open_at_exit{&open};
+  ASSERT_TRUE(broker_->UploadModule("gated", "fake:gated").ok());
+  Upload();
+  auto first = broker_->CreateConfiguration(kAmount);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_TRUE(first->catch_ups.empty());  // a source stream has none
+  ASSERT_TRUE(Produce(R"([{"id":"a","data":1},{"id":"b","data":2},{"id":"a","data":3}])").ok());
+  ASSERT_TRUE(Produce(R"([{"id":"c","data":4},{"id":"a","data":5}])").ok());
+
+  auto added = broker_->CreateConfiguration(std::string(kTotal) + R"toml(
+[streams.passed]
+base = "amount"
+type = "map"
+partition_key = "id"
+schema = "amount"
+fn = "gated"
+[streams.doubled_total]
+base = "total"
+type = "map"
+partition_key = "id"
+schema = "amount"
+fn = "double"
+)toml");
+  ASSERT_TRUE(added.ok()) << added.status().ToString();
+  std::vector<CatchUp> catch_ups = added->catch_ups;
+  std::sort(catch_ups.begin(), catch_ups.end(),
+            [](const CatchUp& a, const CatchUp& b) { return a.stream < b.stream; });
+  // doubled_total's base is new too: it starts with nothing to catch up on.
+  EXPECT_EQ(catch_ups, (std::vector<CatchUp>{{"doubled_total", 0}, {"passed", 5}, {"total", 5}}));
+  EXPECT_EQ(LagOf(*broker_, "passed"), 5);  // its one call waits at the gate
+  EXPECT_EQ(LagOf(*broker_, "amount"), 0);  // a source stream has no lag
+  EXPECT_EQ(LagOf(*broker_, "passed/errors"), 0);
+
+  // The same declarations again add nothing, so nothing catches up.
+  auto again = broker_->CreateConfiguration(kTotal);
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_TRUE(again->catch_ups.empty());
+
+  open = true;
+  ProduceAndWait(R"([{"id":"a","data":6},{"id":"b","data":7},{"id":"c","data":8}])");
+  EXPECT_EQ(LagOf(*broker_, "passed"), 0);
+  EXPECT_EQ(LagOf(*broker_, "total"), 0);
+  EXPECT_EQ(LagOf(*broker_, "doubled_total"), 0);
+  EXPECT_EQ(Values("total", "a"), (std::vector<int32_t>{1, 4, 9, 15}));
 }
 
 TEST_F(DerivedStreamTest, ABacklogOfSmallEntriesIsDerivedInFewCallsKeepingTimestamps) {

@@ -159,8 +159,15 @@ Result<std::chrono::microseconds> Client::Ping() {
 }
 
 Status Client::UploadConfiguration(std::string_view toml) {
-  return StatusCall(*impl_->dispatcher_, wire::Message::CREATECONFIGURATIONRESPONSE,
-                    [&] { return client_internal::CreateConfigurationRequest(toml); });
+  return ApplyConfiguration(toml).status();
+}
+
+Result<std::vector<CatchUp>> Client::ApplyConfiguration(std::string_view toml) {
+  return Guard([&]() -> Result<std::vector<CatchUp>> {
+    auto slot = impl_->dispatcher_->Send(client_internal::CreateConfigurationRequest(toml));
+    HIGGINS_ASSIGN_OR_RETURN(wire::Message reply, slot->Take());
+    return client_internal::DecodeCreateConfiguration(reply);
+  });
 }
 
 Status Client::DeleteConfiguration(std::string_view key) {
@@ -222,8 +229,7 @@ Pending<ProduceResult> Client::ProduceAsync(std::string_view stream,
                                   kDecodeProduce);
   }
   return SendAsync<ProduceResult>(
-      *impl_->dispatcher_, wire::Message::PRODUCEREQUEST, kDecodeProduce,
-      [&] {
+      *impl_->dispatcher_, wire::Message::PRODUCEREQUEST, kDecodeProduce, [&] {
         return client_internal::ProduceRequest(stream, *std::move(ipc), wire::ARROW_IPC, options);
       });
 }
@@ -243,12 +249,12 @@ Result<ProduceResult> Client::Produce(std::string_view stream,
                                       const CallOptions& options) {
   auto ipc = Guard([&] { return client_internal::EncodeBatches(batches); });
   if (!ipc.ok()) return ipc.status();
-  return SendAsync<ProduceResult>(
-             *impl_->dispatcher_, wire::Message::PRODUCEREQUEST, kDecodeProduce,
-             [&] {
-               return client_internal::ProduceRequest(stream, *std::move(ipc), wire::ARROW_IPC,
-                                                      options);
-             })
+  return SendAsync<ProduceResult>(*impl_->dispatcher_, wire::Message::PRODUCEREQUEST,
+                                  kDecodeProduce,
+                                  [&] {
+                                    return client_internal::ProduceRequest(
+                                        stream, *std::move(ipc), wire::ARROW_IPC, options);
+                                  })
       .Get();
 }
 
@@ -419,8 +425,7 @@ Result<SubscriptionInfo> Client::GetSubscription(std::string_view subscription_i
   auto id = Guard([&] { return SubscriptionId::Parse(subscription_id); });
   if (!id.ok()) return id.status();
   return Call<SubscriptionInfo>(
-      *impl_->dispatcher_,
-      [&] { return client_internal::GetSubscriptionRequest(*id, stream); },
+      *impl_->dispatcher_, [&] { return client_internal::GetSubscriptionRequest(*id, stream); },
       client_internal::DecodeSubscription);
 }
 
@@ -435,9 +440,8 @@ Result<std::vector<SubscriptionInfo>> Client::ListSubscriptions(std::string_view
 Status Client::DeleteSubscription(std::string_view subscription_id, std::string_view stream) {
   auto id = Guard([&] { return SubscriptionId::Parse(subscription_id); });
   if (!id.ok()) return id.status();
-  return StatusCall(*impl_->dispatcher_, wire::Message::DELETESUBSCRIPTIONRESPONSE, [&] {
-    return client_internal::DeleteSubscriptionRequest(*id, stream);
-  });
+  return StatusCall(*impl_->dispatcher_, wire::Message::DELETESUBSCRIPTIONRESPONSE,
+                    [&] { return client_internal::DeleteSubscriptionRequest(*id, stream); });
 }
 
 }  // namespace higgins

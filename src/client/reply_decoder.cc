@@ -71,6 +71,7 @@ Result<StreamInfo> DecodeStream(wire::StreamMetadata* stream) {
                               "': arrow_schema: " + schema.status().ToString());
   }
   info.schema = std::move(schema->schema);
+  info.lag = stream->lag();
   return info;
 }
 
@@ -144,6 +145,15 @@ Result<std::string> DecodeTopography(wire::Message reply) {
   auto* r = reply.mutable_getcurrenttopographyresponse();
   HIGGINS_RETURN_IF_ERROR(OperationStatus(wire::OK, r->errors()));
   return std::move(*r->mutable_toml());
+}
+
+Result<std::vector<CatchUp>> DecodeCreateConfiguration(const wire::Message& reply) {
+  HIGGINS_RETURN_IF_ERROR(DecodeStatusReply(reply, wire::Message::CREATECONFIGURATIONRESPONSE));
+  std::vector<CatchUp> out;
+  for (const wire::CatchUp& c : reply.createconfigurationresponse().catch_ups()) {
+    out.push_back({c.stream(), c.records()});
+  }
+  return out;
 }
 
 Result<uint64_t> DecodeUploadModule(const wire::Message& reply) {

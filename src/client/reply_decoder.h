@@ -37,6 +37,8 @@ Status CheckReplyType(const higgins::wire::Message& reply, higgins::wire::Messag
 Status DecodeStatusReply(const higgins::wire::Message& reply,
                          higgins::wire::Message::Type expected);
 
+/// CREATECONFIGURATIONRESPONSE: the catch-ups of the derived streams it added.
+Result<std::vector<CatchUp>> DecodeCreateConfiguration(const higgins::wire::Message& reply);
 /// UPLOADMODULERESPONSE: the version the upload created.
 Result<uint64_t> DecodeUploadModule(const higgins::wire::Message& reply);
 /// PONG: the echoed data.

@@ -141,6 +141,24 @@ TEST(ReplyDecoderTest, RecordsWithDamagedDataOrCountsAreCorruption) {
   EXPECT_EQ(DecodeRecords(bad_key).status().code(), StatusCode::kCorruption);
 }
 
+TEST(ReplyDecoderTest, CreateConfigurationListsTheCatchUps) {
+  wire::Message m;
+  m.set_type(wire::Message::CREATECONFIGURATIONRESPONSE);
+  auto none = DecodeCreateConfiguration(m);
+  ASSERT_TRUE(none.ok()) << none.status().ToString();
+  EXPECT_TRUE(none->empty());
+  wire::CatchUp* doubled = m.mutable_createconfigurationresponse()->add_catch_ups();
+  doubled->set_stream("doubled");
+  doubled->set_records(40080);
+  m.mutable_createconfigurationresponse()->add_catch_ups()->set_stream("empty");
+  auto catch_ups = DecodeCreateConfiguration(m);
+  ASSERT_TRUE(catch_ups.ok()) << catch_ups.status().ToString();
+  EXPECT_EQ(*catch_ups, (std::vector<CatchUp>{{"doubled", 40080}, {"empty", 0}}));
+  m.mutable_createconfigurationresponse()->add_errors("streams.b: no schema");
+  m.mutable_createconfigurationresponse()->set_code(wire::INVALID_ARGUMENT);
+  EXPECT_EQ(DecodeCreateConfiguration(m).status(), Status::InvalidArgument("streams.b: no schema"));
+}
+
 TEST(ReplyDecoderTest, MetadataDecodesTheSchema) {
   wire::Message m;
   m.set_type(wire::Message::METADATARESPONSE);
@@ -159,6 +177,11 @@ TEST(ReplyDecoderTest, MetadataDecodesTheSchema) {
   EXPECT_EQ((*streams)[0].name, "amount");
   EXPECT_EQ((*streams)[0].partitions[0].count, 4u);
   EXPECT_EQ(*(*streams)[0].schema, *AmountSchema());
+  EXPECT_EQ((*streams)[0].lag, 0u);
+  m.mutable_metadataresponse()->mutable_streams(0)->set_lag(12);
+  streams = DecodeMetadata(m);
+  ASSERT_TRUE(streams.ok()) << streams.status().ToString();
+  EXPECT_EQ((*streams)[0].lag, 12u);
 
   m.mutable_metadataresponse()->mutable_streams(0)->set_arrow_schema("not arrow");
   EXPECT_EQ(DecodeMetadata(m).status().code(), StatusCode::kCorruption);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "derived/derived_lag.h"
 #include "derived/join_intent.h"
 #include "stream/partitioning.h"
 
@@ -258,6 +259,32 @@ TEST(JoinStreamTest, TimestampsNeverDecreaseAndCountsAddUp) {
     }
   }
   EXPECT_EQ(total, join->processed());
+}
+
+TEST(JoinStreamTest, LagCountsInputRecordsNotYetJoined) {
+  TempFolder dir;
+  Streams s(dir.path());
+  const std::vector<const stream::StreamLog*> inputs = {s.customer.get(), s.address.get()};
+  EXPECT_EQ(DerivedLag(*s.joined, inputs), 0u);
+  s.ProduceInputs();  // 64 customer and 48 address records
+  EXPECT_EQ(DerivedLag(*s.joined, inputs), 112u);
+  auto join = s.Join(nullptr);
+  EXPECT_EQ(DerivedLag(*s.joined, inputs), 112u);  // started, not stepped
+  s.RunToEnd(*join);
+  EXPECT_EQ(join->processed(), 112u);
+  EXPECT_EQ(DerivedLag(*s.joined, inputs), 0u);
+  s.Produce(*s.customer,
+            R"({"id":"k1","name":"x"})"
+            "\n"
+            R"({"id":"k9","name":"y"})",
+            2000);
+  EXPECT_EQ(DerivedLag(*s.joined, inputs), 2u);
+  s.RunToEnd(*join);
+  EXPECT_EQ(DerivedLag(*s.joined, inputs), 0u);
+  // One input only (a map or reduce's base): its records against the derived stream's.
+  const std::vector<const stream::StreamLog*> address_only = {s.address.get()};
+  EXPECT_EQ(DerivedLag(*s.address, address_only), 0u);
+  EXPECT_EQ(DerivedLag(*s.customer, address_only), 0u);  // more derived than input: never below 0
 }
 
 }  // namespace

@@ -149,8 +149,17 @@ Message RequestHandler::Ping(const Message& request) {
 Message RequestHandler::CreateConfiguration(const Message& request) {
   Message r = ReplyTo(request, Message::CREATECONFIGURATIONRESPONSE);
   r.mutable_createconfigurationresponse();  // present even when empty: clients test for the body
+  auto* response = r.mutable_createconfigurationresponse();
   auto outcome = broker_->CreateConfiguration(request.createconfigurationrequest().data());
-  if (!outcome.ok()) SetError(r.mutable_createconfigurationresponse(), outcome.status());
+  if (!outcome.ok()) {
+    SetError(response, outcome.status());
+    return r;
+  }
+  for (const broker::CatchUp& catch_up : outcome->catch_ups) {
+    auto* c = response->add_catch_ups();
+    c->set_stream(catch_up.stream);
+    c->set_records(catch_up.records);
+  }
   return r;
 }
 
@@ -241,17 +250,18 @@ broker::BrokerApi::ProduceDone RequestHandler::ProduceReply(const Message& reque
     response->mutable_offsets()->Add(result->offsets.begin(), result->offsets.end());
     response->set_timestamp(static_cast<uint64_t>(result->timestamp_ms));
     if (!wait) return reply(std::move(r));
-    broker_->WaitForDerived(
-        stream, *result, timeout, [reply = std::move(reply), r = std::move(r)](const Status& s) mutable {
-          if (!s.ok()) {
-            SetError(r.mutable_produceresponse(),
-                     Status(s.code(),
-                            "the records were committed (their offsets are in this "
-                            "reply), but " +
-                                s.message()));
-          }
-          reply(std::move(r));
-        });
+    broker_->WaitForDerived(stream, *result, timeout,
+                            [reply = std::move(reply), r = std::move(r)](const Status& s) mutable {
+                              if (!s.ok()) {
+                                SetError(
+                                    r.mutable_produceresponse(),
+                                    Status(s.code(),
+                                           "the records were committed (their offsets are in this "
+                                           "reply), but " +
+                                               s.message()));
+                              }
+                              reply(std::move(r));
+                            });
   };
 }
 
@@ -474,6 +484,7 @@ Message RequestHandler::Metadata(const Message& request) {
     s->set_partition_count(info.partition_count);
     s->set_record_count(info.record_count);
     s->set_partitions_truncated(info.partitions_truncated);
+    s->set_lag(info.lag);
     auto schema_bytes = EncodeIpc(info.schema, nullptr);
     if (schema_bytes.ok()) s->set_arrow_schema(*std::move(schema_bytes));
     for (const auto& p : info.partitions) {

@@ -116,6 +116,50 @@ TEST_F(RequestHandlerTest, AProduceBecomesOneBrokerProduceAndItsOffsetsAreAnswer
   EXPECT_EQ(body.timestamp(), 1234u);
 }
 
+TEST_F(RequestHandlerTest, ANewDerivedStreamsCatchUpIsInTheConfigurationReply) {
+  broker::ConfigurationOutcome outcome;
+  outcome.merged.added_streams = {"doubled", "total"};
+  outcome.catch_ups = {{"doubled", 40080}, {"total", 0}};
+  broker_.configuration_outcome = outcome;
+  Message request;
+  request.set_type(Message::CREATECONFIGURATIONREQUEST);
+  request.mutable_createconfigurationrequest()->set_data("[streams.doubled]\n");
+
+  Message reply = Handle(request);
+
+  ASSERT_EQ(reply.type(), Message::CREATECONFIGURATIONRESPONSE);
+  const auto& body = reply.createconfigurationresponse();
+  EXPECT_EQ(body.errors_size(), 0);
+  ASSERT_EQ(body.catch_ups_size(), 2);
+  EXPECT_EQ(body.catch_ups(0).stream(), "doubled");
+  EXPECT_EQ(body.catch_ups(0).records(), 40080u);
+  EXPECT_EQ(body.catch_ups(1).stream(), "total");
+  EXPECT_EQ(body.catch_ups(1).records(), 0u);
+}
+
+TEST_F(RequestHandlerTest, TheStreamsListingCarriesEachDerivedStreamsLag) {
+  broker::StreamInfo source;
+  source.name = "amount";
+  source.kind = "source";
+  source.schema = AmountSchema();
+  broker::StreamInfo map = source;
+  map.name = "doubled";
+  map.kind = "map";
+  map.lag = 17;
+  broker_.metadata = std::vector<broker::StreamInfo>{source, map};
+  Message request;
+  request.set_type(Message::METADATAREQUEST);
+  request.mutable_metadatarequest();
+
+  Message reply = Handle(request);
+
+  const auto& body = reply.metadataresponse();
+  ASSERT_EQ(body.streams_size(), 2);
+  EXPECT_EQ(body.streams(0).lag(), 0u);
+  EXPECT_EQ(body.streams(1).name(), "doubled");
+  EXPECT_EQ(body.streams(1).lag(), 17u);
+}
+
 TEST_F(RequestHandlerTest, AFailedProduceCarriesTheBrokersErrorAndCode) {
   broker_.produce_result = Status::InvalidArgument("row 2, field 'data': not an int32");
   Message request;

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "io.h"
 #include "report.h"
@@ -26,8 +27,15 @@ Status Ping(const BrokerOptions& broker) {
 Status CreateConfiguration(const BrokerOptions& broker, const std::string& path) {
   HIGGINS_ASSIGN_OR_RETURN(Buffer toml, ReadAll(path, kMaxRequestBytes, kRequestLimit));
   HIGGINS_ASSIGN_OR_RETURN(auto client, ConnectToBroker(broker));
-  HIGGINS_RETURN_IF_ERROR(client->UploadConfiguration(toml.view()));
-  return WriteStdout("configuration applied\n");
+  HIGGINS_ASSIGN_OR_RETURN(std::vector<CatchUp> catch_ups, client->ApplyConfiguration(toml.view()));
+  std::string out = "configuration applied\n";
+  for (const CatchUp& c : catch_ups) {
+    if (c.records == 0) continue;
+    out += "stream '" + c.stream + "' started catching up on " + std::to_string(c.records) +
+           (c.records == 1 ? " record" : " records") +
+           " already in its inputs (its lag: higgins-cli streams " + c.stream + ")\n";
+  }
+  return WriteStdout(out);
 }
 
 Status DeleteConfiguration(const BrokerOptions& broker, const std::string& key) {

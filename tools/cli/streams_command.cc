@@ -15,13 +15,19 @@ struct StreamsOptions {
   std::string output = "table";
 };
 
+// Map, reduce and join streams have a lag (records of their inputs not yet derived).
+bool IsDerived(const StreamInfo& s) {
+  return s.kind == "map" || s.kind == "reduce" || s.kind == "join";
+}
+
 std::string StreamsTable(const std::vector<StreamInfo>& streams) {
-  TextTable table(
-      {"name", "kind", "schema", "partition_key", "storage", "buckets", "partitions", "records"});
+  TextTable table({"name", "kind", "schema", "partition_key", "storage", "buckets", "partitions",
+                   "records", "lag"});
   for (const StreamInfo& s : streams) {
     table.AddRow({TableText(s.name), s.kind, TableText(s.schema_name), TableText(s.partition_key),
                   TableText(s.storage), std::to_string(s.buckets),
-                  std::to_string(s.partition_count), std::to_string(s.record_count)});
+                  std::to_string(s.partition_count), std::to_string(s.record_count),
+                  IsDerived(s) ? std::to_string(s.lag) : "-"});
   }
   return table.Render();
 }
@@ -57,7 +63,8 @@ std::string StreamJson(const StreamInfo& s) {
                     ",\"storage\":" + JsonQuote(s.storage) +
                     ",\"buckets\":" + std::to_string(s.buckets) +
                     ",\"partition_count\":" + std::to_string(s.partition_count) +
-                    ",\"record_count\":" + std::to_string(s.record_count) + ",\"fields\":[";
+                    ",\"record_count\":" + std::to_string(s.record_count) +
+                    ",\"lag\":" + (IsDerived(s) ? std::to_string(s.lag) : "null") + ",\"fields\":[";
   if (s.schema != nullptr) {
     for (size_t i = 0; i < s.schema->num_fields(); ++i) {
       const arrow::Field& f = s.schema->field(i);

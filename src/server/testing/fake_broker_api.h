@@ -30,7 +30,8 @@ class FakeBrokerApi final : public broker::BrokerApi {
   std::vector<subscription::OffsetRange> acknowledge_failed;  // with acknowledge_status
   Result<std::vector<broker::StreamInfo>> metadata = Status::NotSupported("Metadata");
   Result<SubscriptionId> subscription_id = Status::NotSupported("CreateSubscription");
-  Result<config::MergeOutcome> merge_outcome = Status::NotSupported("CreateConfiguration");
+  Result<broker::ConfigurationOutcome> configuration_outcome =
+      Status::NotSupported("CreateConfiguration");
   std::string topography = "# empty\n";
 
   // What the fake was asked.
@@ -41,8 +42,8 @@ class FakeBrokerApi final : public broker::BrokerApi {
   std::vector<std::pair<std::string, broker::SubscriptionStart>> subscriptions_created;
   std::vector<ConsumerId> removed_consumers;
 
-  Result<config::MergeOutcome> CreateConfiguration(std::string_view) override {
-    return merge_outcome;
+  Result<broker::ConfigurationOutcome> CreateConfiguration(std::string_view) override {
+    return configuration_outcome;
   }
   Status DeleteConfiguration(std::string_view key) override {
     return Status::NotSupported("DeleteConfiguration " + std::string(key));

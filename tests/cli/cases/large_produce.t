@@ -21,8 +21,8 @@ $ higgins-cli --port $PORT produce --stream amount --file big.ndjson
 produced 20000 records to amount in * s (* records/s) (glob)
 
 $ higgins-cli --port $PORT streams amount
-name    kind    schema  partition_key  storage  buckets  partitions  records
-amount  source  amount  id             memory   1        2           20000
+name    kind    schema  partition_key  storage  buckets  partitions  records  lag
+amount  source  amount  id             memory   1        2           20000    -
 
 field  type    nullable
 id     string  true

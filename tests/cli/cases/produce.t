@@ -56,8 +56,8 @@ $ higgins-cli --port $PORT produce --stream amount --format arrow < d.arrow
 produced 3 records to amount in * s (* records/s) (glob)
 
 $ higgins-cli --port $PORT streams amount
-name    kind    schema  partition_key  storage  buckets  partitions  records
-amount  source  amount  id             memory   1        4           15
+name    kind    schema  partition_key  storage  buckets  partitions  records  lag
+amount  source  amount  id             memory   1        4           15       -
 
 field  type    nullable
 id     string  true
@@ -203,8 +203,8 @@ Run with --help or --help-all for more information.
 # committed.
 
 $ higgins-cli --port $PORT streams amount
-name    kind    schema  partition_key  storage  buckets  partitions  records
-amount  source  amount  id             memory   1        6           20
+name    kind    schema  partition_key  storage  buckets  partitions  records  lag
+amount  source  amount  id             memory   1        6           20       -
 
 field  type    nullable
 id     string  true

@@ -2,7 +2,7 @@
 # (records per partition and the latest offset, count - 1).
 
 $ higgins-cli --port $PORT streams
-name  kind  schema  partition_key  storage  buckets  partitions  records
+name  kind  schema  partition_key  storage  buckets  partitions  records  lag
 
 $ cat > config.toml <<'TOML'
 > [storage.memory]
@@ -32,13 +32,13 @@ $ printf '{"id":"a","data":1}\n{"id":"b","data":2}\n{"id":"a","data":3}\n' | hig
 $ printf 'sensor,value\n7,0.5\n42,1e3\n' | higgins-cli --port $PORT produce --stream readings --format csv > /dev/null
 
 $ higgins-cli --port $PORT streams
-name      kind    schema   partition_key  storage  buckets  partitions  records
-amount    source  amount   id             memory   1        2           3
-readings  source  reading  sensor         memory   4        2           2
+name      kind    schema   partition_key  storage  buckets  partitions  records  lag
+amount    source  amount   id             memory   1        2           3        -
+readings  source  reading  sensor         memory   4        2           2        -
 
 $ higgins-cli --port $PORT streams amount
-name    kind    schema  partition_key  storage  buckets  partitions  records
-amount  source  amount  id             memory   1        2           3
+name    kind    schema  partition_key  storage  buckets  partitions  records  lag
+amount  source  amount  id             memory   1        2           3        -
 
 field  type    nullable
 id     string  true
@@ -51,8 +51,8 @@ b          1        0
 # Integer partition keys are their decimal text; partitions are listed in key order (bytewise).
 
 $ higgins-cli --port $PORT streams readings
-name      kind    schema   partition_key  storage  buckets  partitions  records
-readings  source  reading  sensor         memory   4        2           2
+name      kind    schema   partition_key  storage  buckets  partitions  records  lag
+readings  source  reading  sensor         memory   4        2           2        -
 
 field   type     nullable
 sensor  uint32   false
@@ -69,8 +69,8 @@ $ higgins-cli --port $PORT query --stream readings --partition 42 --latest --out
 
 $ higgins-cli --port $PORT streams --output json
 [
-{"name":"amount","kind":"source","schema":"amount","partition_key":"id","storage":"memory","buckets":1,"partition_count":2,"record_count":3,"fields":[{"name":"id","type":"string","nullable":true},{"name":"data","type":"int32","nullable":true}],"partitions":[{"key":"a","records":2},{"key":"b","records":1}],"partitions_truncated":false},
-{"name":"readings","kind":"source","schema":"reading","partition_key":"sensor","storage":"memory","buckets":4,"partition_count":2,"record_count":2,"fields":[{"name":"sensor","type":"uint32","nullable":false},{"name":"value","type":"float64","nullable":true}],"partitions":[{"key":"42","records":1},{"key":"7","records":1}],"partitions_truncated":false}
+{"name":"amount","kind":"source","schema":"amount","partition_key":"id","storage":"memory","buckets":1,"partition_count":2,"record_count":3,"lag":null,"fields":[{"name":"id","type":"string","nullable":true},{"name":"data","type":"int32","nullable":true}],"partitions":[{"key":"a","records":2},{"key":"b","records":1}],"partitions_truncated":false},
+{"name":"readings","kind":"source","schema":"reading","partition_key":"sensor","storage":"memory","buckets":4,"partition_count":2,"record_count":2,"lag":null,"fields":[{"name":"sensor","type":"uint32","nullable":false},{"name":"value","type":"float64","nullable":true}],"partitions":[{"key":"42","records":1},{"key":"7","records":1}],"partitions_truncated":false}
 ]
 
 $ higgins-cli --port $PORT streams nope

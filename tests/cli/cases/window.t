@@ -103,8 +103,8 @@ higgins-cli: InvalidArgument: stream 'value_windowed' is derived (window): its r
 # A window stream lists its base's partitions, each counting its windows.
 
 $ higgins-cli --port $PORT streams value_windowed
-name            kind    schema  partition_key  storage  buckets  partitions  records
-value_windowed  window  value   id             memory   1        1           2
+name            kind    schema  partition_key  storage  buckets  partitions  records  lag
+value_windowed  window  value   id             memory   1        1           2        -
 
 field       type    nullable
 id          string  true
