@@ -221,6 +221,7 @@ std::string_view Trim(std::string_view s) {
 // arguments.
 std::vector<std::string_view> TagNames() {
   std::vector<std::string_view> names;
+  names.reserve(std::size(kSimpleTags) + 6);
   for (const SimpleTag& s : kSimpleTags) names.push_back(s.tag);
   for (std::string_view name :
        {"decimal", "decimal128", "time32", "time64", "duration", "fixed_size_binary"}) {
@@ -238,6 +239,7 @@ Status BadTag(std::string_view tag, std::string_view why = {}) {
 }
 
 // An unknown name (`name` is the tag's name without its arguments), with the nearest valid one.
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (tag, its name)
 Status UnknownName(std::string_view tag, std::string_view name) {
   const std::vector<std::string_view> names = TagNames();
   const std::optional<std::string_view> nearest = NearestWord(name, names);

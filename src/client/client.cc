@@ -316,8 +316,10 @@ Result<Records> Client::QueryRange(std::string_view stream, std::string_view par
   return QueryRangeAsync(stream, partition_key, from, to, options).Get();
 }
 
+// [from, to), as QueryRange.
 Status Client::QueryRangeEach(std::string_view stream, std::string_view partition_key,
-                              uint64_t from, uint64_t to,
+                              uint64_t from,  // NOLINT(bugprone-easily-swappable-parameters)
+                              uint64_t to,
                               const std::function<Status(const Records&)>& each,
                               const CallOptions& options) {
   uint64_t next = from;

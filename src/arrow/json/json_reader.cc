@@ -149,6 +149,7 @@ class Reader {
   }
 
   /// `error` of the document starting at `document`, at `location`.
+  // NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (document, location), both in order
   Status DocumentError(simdjson::error_code error, const char* document,
                        const char* location) const {
     if (std::optional<Status> broken = BrokenText(error, document)) return *broken;
