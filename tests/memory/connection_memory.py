@@ -192,8 +192,7 @@ def pipelined_pings(binary):
         with broker.connect() as other:
             other.sendall(configuration_frame(1, '[schema.after]\nid = "string"\n'))
             assert read_frame(other) is not None, "no reply to the second configuration"
-        time.sleep(2.5)  # the broker gives memory back a second after a connection closes
-        after = broker.rss() - baseline
+        after = settled_rss(broker) - baseline  # memory goes back a second after a close
         print(f"pipelined_pings: sent {sent[0]} of 100 pings of 8 MiB before the broker stopped "
               f"reading; grew by {growth / MIB:.1f} MiB at the peak (limit 256), "
               f"{after / MIB:.1f} MiB after the client closed (limit 64: the ten streams of "
@@ -205,14 +204,28 @@ def pipelined_pings(binary):
         broker.stop()
 
 
+def settled_rss(broker, quiet=2.0, longest=20.0):
+    """The broker's RSS once it has stopped falling for `quiet` seconds (at most `longest`).
+
+    The broker gives memory back a second after the last of a burst of closes reaches it; on a
+    busy machine the 10,000 closes take a while to arrive, so a fixed sleep measures too early."""
+    start = time.time()
+    lowest, since = broker.rss(), time.time()
+    while time.time() - since < quiet and time.time() - start < longest:
+        time.sleep(0.25)
+        now = broker.rss()
+        if now < lowest - 64 * 1024:
+            lowest, since = now, time.time()
+    return min(lowest, broker.rss())
+
+
 def idle_connections(binary, count=10_000):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     broker = Broker(binary, [f"--max-connections={count + 16}"])
     try:
         assert broker.ping()
-        time.sleep(1.5)  # the release after the ping's connection closed
-        baseline = broker.rss()
+        baseline = settled_rss(broker)  # the release after the ping's connection closed
 
         def burst():
             sockets = []
@@ -227,8 +240,7 @@ def idle_connections(binary, count=10_000):
             open_rss = broker.rss()
             for s in sockets:
                 s.close()
-            time.sleep(2.5)  # the broker gives memory back a second after connections close
-            return open_rss, broker.rss()
+            return open_rss, settled_rss(broker)
 
         first_open, first_after = burst()
         second_open, second_after = burst()
