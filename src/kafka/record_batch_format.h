@@ -5,8 +5,8 @@
 
 namespace higgins::kafka::batch_format {
 
-// The layout of a record batch v2 (Kafka documentation, "Message Format" > "Record Batch";
-// docs/kafka-record-batch.md). All fixed-width fields are big-endian.
+// The layout of a record batch v2 (Kafka documentation, "Message Format" > "Record Batch").
+// All fixed-width fields are big-endian.
 //
 //   offset  size  field
 //        0     8  baseOffset             (outside the CRC: a broker rewrites it)
