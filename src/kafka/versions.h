@@ -1,0 +1,92 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "kafka/api.h"
+
+namespace higgins::kafka {
+
+// Which APIs and versions the broker speaks, and which versions of each API are "flexible"
+// (compact lengths and tagged fields, KIP-482). Advertise only what is implemented: clients
+// pick min(their max, our max) per API.
+
+/// An inclusive range of versions of one API, as listed in an ApiVersions response.
+struct ApiVersionRange {
+  ApiKey api_key;
+  int16_t min_version;
+  int16_t max_version;
+
+  friend bool operator==(const ApiVersionRange&, const ApiVersionRange&) = default;
+};
+
+/// The versions the broker advertises and decodes, sorted by key. To add an API, add its row
+/// here and its first flexible version to FirstFlexibleVersion below.
+inline constexpr ApiVersionRange kSupportedApis[] = {
+    {ApiKey::kProduce, 0, 7},      // 0 enables compression in librdkafka < 2.11.1; 7 zstd
+    {ApiKey::kFetch, 4, 11},       // 4: record batches v2; 11: rack-aware (preferred replica)
+    {ApiKey::kListOffsets, 1, 2},  // 2: isolation level
+    {ApiKey::kMetadata, 1, 8},     // 1: null topics means all
+    {ApiKey::kApiVersions, 0, 3},  // 3: flexible
+};
+
+/// The advertised range for `key`, or nullopt if the broker does not implement it.
+constexpr std::optional<ApiVersionRange> SupportedVersions(ApiKey key) {
+  for (const ApiVersionRange& range : kSupportedApis) {
+    if (range.api_key == key) return range;
+  }
+  return std::nullopt;
+}
+
+/// Whether the broker decodes `version` of `key`.
+constexpr bool IsSupported(ApiKey key, int16_t version) {
+  const auto range = SupportedVersions(key);
+  return range && version >= range->min_version && version <= range->max_version;
+}
+
+/// The first flexible version of `key` ("flexibleVersions" in each *Request.json), or nullopt
+/// if no version of it is flexible or Higgins does not know the API.
+constexpr std::optional<int16_t> FirstFlexibleVersion(ApiKey key) {
+  switch (key) {
+    case ApiKey::kProduce: return 9;
+    case ApiKey::kFetch: return 12;
+    case ApiKey::kListOffsets: return 6;
+    case ApiKey::kMetadata: return 9;
+    case ApiKey::kOffsetCommit: return 8;
+    case ApiKey::kOffsetFetch: return 6;
+    case ApiKey::kFindCoordinator: return 3;
+    case ApiKey::kJoinGroup: return 6;
+    case ApiKey::kHeartbeat: return 4;
+    case ApiKey::kLeaveGroup: return 4;
+    case ApiKey::kSyncGroup: return 4;
+    case ApiKey::kDescribeGroups: return 5;
+    case ApiKey::kListGroups: return 3;
+    case ApiKey::kSaslHandshake: return std::nullopt;
+    case ApiKey::kApiVersions: return 3;
+    case ApiKey::kCreateTopics: return 5;
+    case ApiKey::kDeleteTopics: return 4;
+    case ApiKey::kDeleteRecords: return 2;
+    case ApiKey::kInitProducerId: return 2;
+    case ApiKey::kOffsetForLeaderEpoch: return 4;
+    case ApiKey::kAddPartitionsToTxn: return 3;
+    case ApiKey::kAddOffsetsToTxn: return 3;
+    case ApiKey::kEndTxn: return 3;
+    case ApiKey::kTxnOffsetCommit: return 3;
+    case ApiKey::kDescribeConfigs: return 4;
+    case ApiKey::kAlterConfigs: return 2;
+    case ApiKey::kSaslAuthenticate: return 2;
+    case ApiKey::kCreatePartitions: return 2;
+    case ApiKey::kDeleteGroups: return 2;
+  }
+  return std::nullopt;
+}
+
+/// Whether `version` of `key` uses the flexible encoding: request header v2 and compact fields
+/// in the body (and, except for ApiVersions, response header v1). Unknown APIs are treated as
+/// not flexible, which is enough to read their header's correlation id and client id.
+constexpr bool IsFlexible(ApiKey key, int16_t version) {
+  const auto first = FirstFlexibleVersion(key);
+  return first && version >= *first;
+}
+
+}  // namespace higgins::kafka
