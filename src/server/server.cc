@@ -57,15 +57,18 @@ asio::awaitable<void> Server::Accept() {
     socket.set_option(asio::ip::tcp::no_delay(true), ec);
     auto session =
         std::make_shared<Session>(this, coalescers_[context_index].get(), std::move(socket));
-    std::lock_guard lock(mu_);
-    if (stopping_) co_return;
-    if (sessions_.size() >= options_.max_connections) {
-      spdlog::warn("connection refused: {} connections open, the limit", sessions_.size());
-      session->RejectAndClose("the broker has " + std::to_string(sessions_.size()) +
-                              " connections open, its limit (--max-connections)");
-      continue;
+    {
+      std::lock_guard lock(mu_);
+      if (stopping_) co_return;
+      if (sessions_.size() >= options_.max_connections) {
+        spdlog::warn("connection refused: {} connections open, the limit", sessions_.size());
+        session->RejectAndClose("the broker has " + std::to_string(sessions_.size()) +
+                                " connections open, its limit (--max-connections)");
+        continue;
+      }
+      sessions_.insert(session);
     }
-    sessions_.insert(session);
+    // Outside the lock: the session may run at once on this thread, and even end (Remove).
     session->Start();
   }
 }

@@ -2,28 +2,19 @@
 
 #include <spdlog/spdlog.h>
 
-#include <array>
-
 #include "protocol/messages.h"
 #include "server/memory_release.h"
 #include "server/produce_coalescer.h"
+#include "server/read_buffer.h"
 #include "server/server.h"
 #include "server/wire_replies.h"
 
 namespace higgins::server {
 namespace {
 
-// What one read takes from the socket. Shared by the sessions of a thread, so an idle session
-// holds no read buffer: only the decoder keeps the bytes of a frame not yet complete.
-constexpr size_t kReadChunkBytes = size_t{64} * 1024;
 // How often a session paused by a total (not by its own limits) looks again: nothing on its
 // own connection tells it when others have made room.
 constexpr auto kTotalsPollInterval = std::chrono::milliseconds(10);
-
-std::span<uint8_t> ThreadReadBuffer() {
-  thread_local std::array<uint8_t, kReadChunkBytes> buffer;
-  return buffer;
-}
 
 }  // namespace
 
