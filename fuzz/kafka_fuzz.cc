@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "kafka/record_batch.h"
 #include "kafka/request.h"
 #include "kafka/request_header.h"
 #include "kafka/versions.h"
@@ -71,6 +73,45 @@ void DecodeAsEveryApi(std::string_view body) {
   }
 }
 
+// The input as the records of a Produce request: record batches v2, compressed or not, with
+// small limits so that a decompression bomb is refused rather than allocated. A batch that
+// decodes must encode again (uncompressed) to a batch that decodes to the same records.
+void DecodeAsRecordBatches(std::string_view bytes) {
+  kafka::DecodeLimits limits;
+  limits.max_decompressed_bytes = 1 << 20;
+  limits.max_records = 10'000;
+  auto batches = kafka::DecodeRecordBatches(bytes, limits);
+  if (!batches.ok()) {
+    const auto code = batches.status().code();
+    if (code != higgins::StatusCode::kCorruption && code != higgins::StatusCode::kNotSupported &&
+        code != higgins::StatusCode::kResourceExhausted) {
+      __builtin_trap();
+    }
+    return;
+  }
+  for (const kafka::RecordBatch& batch : *batches) {
+    std::vector<kafka::RecordToWrite> records;
+    for (const kafka::Record& r : batch.records) {
+      records.push_back({batch.base_timestamp + r.timestamp_delta, r.key, r.value, r.headers});
+    }
+    kafka::BatchToWrite out;
+    out.base_offset = batch.base_offset;
+    out.records = records;
+    auto encoded = kafka::EncodeRecordBatch(out);
+    if (!encoded.ok()) __builtin_trap();
+    auto again = kafka::DecodeRecordBatches(*encoded);
+    if (!again.ok() || again->size() != 1 || (*again)[0].records.size() != batch.records.size()) {
+      __builtin_trap();
+    }
+    for (size_t i = 0; i < batch.records.size(); ++i) {
+      if ((*again)[0].records[i].key != batch.records[i].key ||
+          (*again)[0].records[i].value != batch.records[i].value) {
+        __builtin_trap();
+      }
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -104,5 +145,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     DecodeAsEveryApi(body);
   }
   DecodeAsEveryApi(frame);
+  DecodeAsRecordBatches(frame);
   return 0;
 }

@@ -154,6 +154,15 @@ class Broker final : public BrokerApi {
   /// its number of windows as its count. Errors: NotFound.
   Result<std::vector<StreamInfo>> Metadata(std::string_view name) const override;
 
+  Result<BucketRead> ReadBucket(std::string_view stream, uint32_t bucket, uint64_t from_sequence,
+                                uint64_t min_rows, size_t max_entries) const override;
+  Result<BucketLogs> DescribeBuckets(std::string_view stream) const override;
+  Result<uint64_t> BucketEnd(std::string_view stream, uint32_t bucket) const override;
+  Result<std::optional<BucketPosition>> BucketAtTime(std::string_view stream, uint32_t bucket,
+                                                     int64_t timestamp_ms) const override;
+  Result<RecordPosition> Locate(std::string_view stream, std::string_view key,
+                                uint64_t offset) const override;
+
   const BrokerOptions& options() const { return options_; }
   stream::CommitterStats committer_stats() const { return committer_.stats(); }
 
@@ -171,6 +180,9 @@ class Broker final : public BrokerApi {
   /// ProduceMany for a run of at least two JSON items.
   void ProduceCoalesced(const std::shared_ptr<stream::StreamLog>& stream,
                         std::string_view stream_name, std::span<ProduceItem> items);
+  /// The stream behind a bucket read. Errors: NotFound (stream, window stream, bucket).
+  Result<std::shared_ptr<stream::StreamLog>> BucketStream(std::string_view name,
+                                                          uint32_t bucket) const;
   explicit Broker(BrokerOptions options);
   Status Restore();
   Status OpenStorages(const config::Topography& topography);

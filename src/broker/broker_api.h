@@ -3,8 +3,8 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <span>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,6 +76,25 @@ struct QueryAnswer {
 
 using subscription::SubscriptionStart;
 
+/// One log entry of a bucket log, as a Kafka fetch reads it (docs/kafka.md): its rows share
+/// one commit timestamp and hold bucket sequences [base_sequence, base_sequence + rows).
+struct BucketEntry {
+  uint64_t base_sequence = 0;
+  int64_t timestamp_ms = 0;  // the commit time, ms since the Unix epoch
+  arrow::RecordBatch batch;
+  std::vector<std::string> keys;  // per row: its partition key (stream::PartitionKeyOf)
+  std::vector<uint64_t> offsets;  // per row: its offset in its partition
+};
+
+/// Entries of one bucket log from a sequence on.
+struct BucketRead {
+  arrow::SchemaPtr schema;
+  /// The bucket's visible end: the sequence its next record will get (Kafka's high watermark).
+  uint64_t end_sequence = 0;
+  /// In sequence order; the first holds the sequence asked for (and may start before it).
+  std::vector<BucketEntry> entries;
+};
+
 /// The broker's operations as every protocol adapter sees them: typed requests in, Status or
 /// Result out, nothing of any protocol. `Broker` implements it; adapters are tested against a
 /// fake of it. Units: durations in ms, timestamps in ms since the Unix epoch, offsets dense per
@@ -141,6 +160,43 @@ class BrokerApi {
                             std::chrono::milliseconds timeout, WaitDone done) = 0;
   /// Every stream (`name` empty) or one. Errors: NotFound.
   virtual Result<std::vector<StreamInfo>> Metadata(std::string_view name) const = 0;
+
+  // --- Bucket logs (the Kafka adapter's partitions: docs/kafka.md) ---------------------------
+  /// Visible entries of bucket `bucket` of `stream` from `from_sequence` on, until at least
+  /// `min_rows` rows are read or `max_entries` entries (at least one entry when there is one).
+  /// A window stream has no bucket logs of its own. Errors: NotFound (stream, window stream,
+  /// bucket >= the stream's buckets), OutOfRange (`from_sequence` past the visible end),
+  /// IOError and Corruption from storage.
+  virtual Result<BucketRead> ReadBucket(std::string_view stream, uint32_t bucket,
+                                        uint64_t from_sequence, uint64_t min_rows,
+                                        size_t max_entries) const = 0;
+  /// How a stream's bucket logs look from outside: how many there are, and whether clients
+  /// may produce to the stream (a source stream) or only read it (derived and errors
+  /// streams). Cheap: for every Kafka request that names a stream.
+  struct BucketLogs {
+    uint32_t buckets = 0;
+    bool producible = false;
+  };
+  /// Errors: NotFound (stream, window stream).
+  virtual Result<BucketLogs> DescribeBuckets(std::string_view stream) const = 0;
+  /// The visible end of bucket `bucket` (the sequence its next record gets). Errors: NotFound.
+  virtual Result<uint64_t> BucketEnd(std::string_view stream, uint32_t bucket) const = 0;
+  /// The first visible entry of `bucket` committed at or after `timestamp_ms`: its base sequence
+  /// and timestamp; nullopt when none is. Errors: NotFound.
+  struct BucketPosition {
+    uint64_t sequence = 0;
+    int64_t timestamp_ms = 0;
+  };
+  virtual Result<std::optional<BucketPosition>> BucketAtTime(std::string_view stream,
+                                                             uint32_t bucket,
+                                                             int64_t timestamp_ms) const = 0;
+  /// Where record `offset` of partition `key` is: its bucket and sequence. Errors: NotFound.
+  struct RecordPosition {
+    uint32_t bucket = 0;
+    uint64_t sequence = 0;
+  };
+  virtual Result<RecordPosition> Locate(std::string_view stream, std::string_view key,
+                                        uint64_t offset) const = 0;
 
   // --- Subscribe and acknowledge -----------------------------------------------------------
   /// Creates a subscription of `stream` with visibility timeout `timeout` (0: the default);

@@ -17,7 +17,7 @@ namespace {
 // snappy-java's stream header: magic, then INT32 version and INT32 compatible version (both 1).
 constexpr std::string_view kXerialMagic{"\x82SNAPPY\0", 8};
 constexpr size_t kXerialHeaderSize = 16;
-constexpr size_t kXerialBlockSize = 32 * 1024;
+constexpr size_t kXerialBlockSize = size_t{32} * 1024;
 
 constexpr int kZstdLevel = 3;
 constexpr int kZstdMinWindowLog = 23;  // 8 MiB: what clients' levels use without a pledged size

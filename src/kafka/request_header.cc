@@ -28,6 +28,7 @@ int16_t ResponseHeaderVersion(ApiKey api_key, int16_t api_version) {
   return IsFlexible(api_key, api_version) ? 1 : 0;
 }
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): the order of the header's fields
 void EncodeResponseHeader(ApiKey api_key, int16_t api_version, int32_t correlation_id,
                           Writer& writer) {
   writer.Int32(correlation_id);

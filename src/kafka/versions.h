@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 #include "kafka/api.h"
 
@@ -47,36 +48,40 @@ constexpr bool IsSupported(ApiKey key, int16_t version) {
 /// The first flexible version of `key` ("flexibleVersions" in each *Request.json), or nullopt
 /// if no version of it is flexible or Higgins does not know the API.
 constexpr std::optional<int16_t> FirstFlexibleVersion(ApiKey key) {
-  switch (key) {
-    case ApiKey::kProduce: return 9;
-    case ApiKey::kFetch: return 12;
-    case ApiKey::kListOffsets: return 6;
-    case ApiKey::kMetadata: return 9;
-    case ApiKey::kOffsetCommit: return 8;
-    case ApiKey::kOffsetFetch: return 6;
-    case ApiKey::kFindCoordinator: return 3;
-    case ApiKey::kJoinGroup: return 6;
-    case ApiKey::kHeartbeat: return 4;
-    case ApiKey::kLeaveGroup: return 4;
-    case ApiKey::kSyncGroup: return 4;
-    case ApiKey::kDescribeGroups: return 5;
-    case ApiKey::kListGroups: return 3;
-    case ApiKey::kSaslHandshake: return std::nullopt;
-    case ApiKey::kApiVersions: return 3;
-    case ApiKey::kCreateTopics: return 5;
-    case ApiKey::kDeleteTopics: return 4;
-    case ApiKey::kDeleteRecords: return 2;
-    case ApiKey::kInitProducerId: return 2;
-    case ApiKey::kOffsetForLeaderEpoch: return 4;
-    case ApiKey::kAddPartitionsToTxn: return 3;
-    case ApiKey::kAddOffsetsToTxn: return 3;
-    case ApiKey::kEndTxn: return 3;
-    case ApiKey::kTxnOffsetCommit: return 3;
-    case ApiKey::kDescribeConfigs: return 4;
-    case ApiKey::kAlterConfigs: return 2;
-    case ApiKey::kSaslAuthenticate: return 2;
-    case ApiKey::kCreatePartitions: return 2;
-    case ApiKey::kDeleteGroups: return 2;
+  // Per API, its first flexible version (its *Request.json "flexibleVersions"); APIs never
+  // flexible (SaslHandshake) are absent.
+  constexpr std::pair<ApiKey, int16_t> kFirstFlexible[] = {
+      {ApiKey::kProduce, 9},
+      {ApiKey::kFetch, 12},
+      {ApiKey::kListOffsets, 6},
+      {ApiKey::kMetadata, 9},
+      {ApiKey::kOffsetCommit, 8},
+      {ApiKey::kOffsetFetch, 6},
+      {ApiKey::kFindCoordinator, 3},
+      {ApiKey::kJoinGroup, 6},
+      {ApiKey::kHeartbeat, 4},
+      {ApiKey::kLeaveGroup, 4},
+      {ApiKey::kSyncGroup, 4},
+      {ApiKey::kDescribeGroups, 5},
+      {ApiKey::kListGroups, 3},
+      {ApiKey::kApiVersions, 3},
+      {ApiKey::kCreateTopics, 5},
+      {ApiKey::kDeleteTopics, 4},
+      {ApiKey::kDeleteRecords, 2},
+      {ApiKey::kInitProducerId, 2},
+      {ApiKey::kOffsetForLeaderEpoch, 4},
+      {ApiKey::kAddPartitionsToTxn, 3},
+      {ApiKey::kAddOffsetsToTxn, 3},
+      {ApiKey::kEndTxn, 3},
+      {ApiKey::kTxnOffsetCommit, 3},
+      {ApiKey::kDescribeConfigs, 4},
+      {ApiKey::kAlterConfigs, 2},
+      {ApiKey::kSaslAuthenticate, 2},
+      {ApiKey::kCreatePartitions, 2},
+      {ApiKey::kDeleteGroups, 2},
+  };
+  for (const auto& [api, version] : kFirstFlexible) {
+    if (api == key) return version;
   }
   return std::nullopt;
 }

@@ -299,6 +299,7 @@ size_t Writer::ReserveInt32() {
   return offset;
 }
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (where, what), as every Fill
 void Writer::FillInt32(size_t offset, int32_t v) {
   assert(offset + 4 <= out_->size());
   const auto u = static_cast<uint32_t>(v);

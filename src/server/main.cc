@@ -3,17 +3,22 @@
 #include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <asio.hpp>
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <thread>
 #include <vector>
 
 #include "broker/broker.h"
+#include "server/kafka/kafka_handler.h"
+#include "server/kafka/kafka_listener.h"
 #include "server/request_handler.h"
 #include "server/server.h"
 
@@ -38,6 +43,8 @@ struct Flags {
   size_t max_subscriptions = 1'000;
   uint64_t visibility_timeout_ms = 30'000;
   uint32_t idle_timeout_s = 600;
+  uint16_t kafka_port = 9092;         // 0: no Kafka listener
+  std::string kafka_advertised_host;  // empty: the bind address (a wildcard: the host name)
   higgins::server::ConnectionByteLimits byte_limits;
 };
 
@@ -51,6 +58,15 @@ void ProtobufLog(google::protobuf::LogLevel level, const char* file, int line,
   } else {
     spdlog::debug("protobuf {}:{}: {}", file, line, message);
   }
+}
+
+/// What Kafka clients are told to connect to (Metadata's broker list).
+std::string AdvertisedHost(const Flags& flags) {
+  if (!flags.kafka_advertised_host.empty()) return flags.kafka_advertised_host;
+  if (flags.bind != "0.0.0.0" && flags.bind != "::") return flags.bind;
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) == 0 && name[0] != 0) return name;
+  return "127.0.0.1";
 }
 
 int Run(const Flags& flags) {
@@ -109,13 +125,42 @@ int Run(const Flags& flags) {
     return 1;
   }
   spdlog::info("higgins listening on {}:{} with data in {}", flags.bind, server.port(), flags.dir);
+  // The Kafka listener (docs/kafka.md), over the same broker and byte budget.
+  higgins::server::kafka::KafkaHandlerOptions kafka_options;
+  kafka_options.advertised_host = AdvertisedHost(flags);
+  kafka_options.advertised_port = flags.kafka_port;
+  higgins::server::kafka::KafkaHandler kafka_handler(broker->get(), kafka_options);
+  higgins::server::kafka::KafkaListenerOptions listener_options;
+  listener_options.bind = flags.bind;
+  listener_options.port = flags.kafka_port;
+  listener_options.max_frame_bytes = flags.max_frame_bytes;
+  listener_options.max_connections = flags.max_connections;
+  listener_options.budget = &budget;
+  listener_options.idle_timeout = std::chrono::seconds(flags.idle_timeout_s);
+  std::unique_ptr<higgins::server::kafka::KafkaListener> kafka;
+  if (flags.kafka_port != 0) {
+    kafka = std::make_unique<higgins::server::kafka::KafkaListener>(context_ptrs, &kafka_handler,
+                                                                    listener_options);
+    if (auto s = kafka->Start(); !s.ok()) {
+      spdlog::critical("{} (--kafka-port=0 turns the Kafka listener off)", s.ToString());
+      return 1;
+    }
+    spdlog::info("Kafka listener on {}:{}, advertised as {}:{}", flags.bind, kafka->port(),
+                 kafka_options.advertised_host, kafka_options.advertised_port);
+  }
 
   asio::signal_set signals(io, SIGINT, SIGTERM);
   asio::steady_timer deadline(io);
   signals.async_wait([&](const asio::error_code& ec, int signal) {
     if (ec) return;
     spdlog::info("signal {}: answering in-flight requests, then stopping", signal);
-    server.Stop([&] { asio::post(io, stop_all); });
+    // Both listeners answer what they have read, then the threads stop.
+    auto listeners = std::make_shared<std::atomic<int>>(kafka ? 2 : 1);
+    auto one_stopped = [&, listeners] {
+      if (--*listeners == 0) asio::post(io, stop_all);
+    };
+    server.Stop(one_stopped);
+    if (kafka) kafka->Stop(one_stopped);
     deadline.expires_after(std::chrono::seconds(10));
     deadline.async_wait([&](const asio::error_code& e) {
       if (!e) {
@@ -202,6 +247,12 @@ int RunBroker(int argc, char** argv) {
                  "bytes of replies and pushes not yet written, all connections together")
       ->capture_default_str()
       ->check(CLI::Range(kMinByteLimit, kMaxByteLimit));
+  app.add_option("--kafka-port", flags.kafka_port,
+                 "TCP port of the Kafka listener (docs/kafka.md); 0: no Kafka listener")
+      ->capture_default_str();
+  app.add_option("--kafka-advertised-host", flags.kafka_advertised_host,
+                 "host name Kafka clients are told to connect to (default: the --bind address, "
+                 "or the machine's host name when it binds every address)");
   app.add_option("--threads", flags.threads, "network threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));

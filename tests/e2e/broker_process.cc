@@ -1,6 +1,7 @@
 #include "broker_process.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,8 +16,6 @@
 #include <sstream>
 #include <string_view>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 extern char** environ;
 
@@ -48,15 +47,18 @@ bool BrokerProcess::StartOrExit() {
 void BrokerProcess::StartImpl(bool exit_is_failure) {
   const std::string log_path = dir_ + ".log";
   std::vector<std::string> args = {HIGGINS_BROKER_BINARY, "--port=0", "--dir=" + dir_};
-  // The log level is info unless the test asks for another.
-  const bool own_level = std::any_of(extra_args_.begin(), extra_args_.end(), [](const auto& a) {
-    return a.rfind("--log-level", 0) == 0;
-  });
-  if (!own_level) args.emplace_back("--log-level=info");
+  // The log level is info, and there is no Kafka listener, unless the test asks otherwise.
+  auto asks = [&](std::string_view flag) {
+    return std::any_of(extra_args_.begin(), extra_args_.end(),
+                       [&](const auto& a) { return a.rfind(flag, 0) == 0; });
+  };
+  if (!asks("--log-level")) args.emplace_back("--log-level=info");
+  if (!asks("--kafka-port")) args.emplace_back("--kafka-port=0");
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
   // Each start appends to the log; remember where this start's output begins.
   std::error_code ec;
-  const auto offset = std::filesystem::exists(log_path, ec) ? std::filesystem::file_size(log_path, ec) : 0;
+  const auto offset =
+      std::filesystem::exists(log_path, ec) ? std::filesystem::file_size(log_path, ec) : 0;
   // Everything the child needs is built before fork: between fork and exec it only calls
   // async-signal-safe functions.
   std::vector<char*> argv;

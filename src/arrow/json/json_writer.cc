@@ -4,10 +4,10 @@
 #include <cmath>
 #include <vector>
 
-#include "higgins/arrow/decimal.h"
-#include "higgins/arrow/float16.h"
 #include "arrow/json/base64.h"
 #include "arrow/json/temporal.h"
+#include "higgins/arrow/decimal.h"
+#include "higgins/arrow/float16.h"
 
 namespace higgins::arrow::json {
 namespace {
@@ -151,42 +151,34 @@ void AppendValue(const Array& column, int64_t i, std::string* scratch, std::stri
   }
 }
 
-/// Renders rows as JSON objects; the keys ("name": with their separators) are escaped once.
-class RowWriter {
- public:
-  explicit RowWriter(const RecordBatch& batch) : batch_(batch) {
-    for (int c = 0; c < batch.num_columns(); ++c) {
-      std::string key = c == 0 ? "{" : ",";
-      AppendEscaped(batch.schema()->field(static_cast<size_t>(c)).name, &key);
-      key.push_back(':');
-      keys_.push_back(std::move(key));
-    }
-  }
-
-  void AppendRow(int64_t row, std::string* out) {
-    if (keys_.empty()) out->push_back('{');
-    for (int c = 0; c < batch_.num_columns(); ++c) {
-      out->append(keys_[static_cast<size_t>(c)]);
-      const Array& column = batch_.column(c);
-      if (column.IsNull(row)) {
-        out->append("null");
-      } else {
-        AppendValue(column, row, &scratch_, out);
-      }
-    }
-    out->push_back('}');
-  }
-
- private:
-  const RecordBatch& batch_;
-  std::vector<std::string> keys_;
-  std::string scratch_;
-};
-
 }  // namespace
 
+JsonRowWriter::JsonRowWriter(const RecordBatch& batch) : batch_(batch) {
+  // The keys ("name": with their separators) are escaped once.
+  for (int c = 0; c < batch.num_columns(); ++c) {
+    std::string key = c == 0 ? "{" : ",";
+    AppendEscaped(batch.schema()->field(static_cast<size_t>(c)).name, &key);
+    key.push_back(':');
+    keys_.push_back(std::move(key));
+  }
+}
+
+void JsonRowWriter::AppendRow(int64_t row, std::string* out) {
+  if (keys_.empty()) out->push_back('{');
+  for (int c = 0; c < batch_.num_columns(); ++c) {
+    out->append(keys_[static_cast<size_t>(c)]);
+    const Array& column = batch_.column(c);
+    if (column.IsNull(row)) {
+      out->append("null");
+    } else {
+      AppendValue(column, row, &scratch_, out);
+    }
+  }
+  out->push_back('}');
+}
+
 void WriteNdjson(const RecordBatch& batch, std::string* out) {
-  RowWriter writer(batch);
+  JsonRowWriter writer(batch);
   for (int64_t row = 0; row < batch.num_rows(); ++row) {
     writer.AppendRow(row, out);
     out->push_back('\n');
@@ -194,7 +186,7 @@ void WriteNdjson(const RecordBatch& batch, std::string* out) {
 }
 
 std::string WriteJsonArray(const RecordBatch& batch) {
-  RowWriter writer(batch);
+  JsonRowWriter writer(batch);
   std::string out = "[";
   for (int64_t row = 0; row < batch.num_rows(); ++row) {
     if (row > 0) out.push_back(',');

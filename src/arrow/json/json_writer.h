@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "higgins/arrow/record_batch.h"
 
@@ -13,6 +14,20 @@ namespace higgins::arrow::json {
 /// "HH:MM:SS[.fraction]", durations as integers, binary as base64, null as null. Everything
 /// written is accepted back by ReadJson with the same schema.
 void WriteNdjson(const RecordBatch& batch, std::string* out);
+
+/// Renders rows of one batch as JSON objects (as WriteNdjson does), one at a time: for callers
+/// that frame each row on its own (Kafka record values). Keeps a reference to `batch`.
+class JsonRowWriter {
+ public:
+  explicit JsonRowWriter(const RecordBatch& batch);
+  /// Appends row `row` (0 <= row < batch.num_rows()) as one JSON object, without a newline.
+  void AppendRow(int64_t row, std::string* out);
+
+ private:
+  const RecordBatch& batch_;
+  std::vector<std::string> keys_;  // `{"name":` for the first column, `,"name":` after
+  std::string scratch_;
+};
 
 /// The rows of `batch` as one JSON array.
 std::string WriteJsonArray(const RecordBatch& batch);

@@ -89,6 +89,23 @@ class FakeBrokerApi final : public broker::BrokerApi {
   Result<std::vector<broker::StreamInfo>> Metadata(std::string_view) const override {
     return metadata;
   }
+  Result<broker::BucketRead> ReadBucket(std::string_view, uint32_t, uint64_t, uint64_t,
+                                        size_t) const override {
+    return Status::NotSupported("ReadBucket");
+  }
+  Result<BucketLogs> DescribeBuckets(std::string_view) const override {
+    return Status::NotSupported("DescribeBuckets");
+  }
+  Result<uint64_t> BucketEnd(std::string_view, uint32_t) const override {
+    return Status::NotSupported("BucketEnd");
+  }
+  Result<std::optional<BucketPosition>> BucketAtTime(std::string_view, uint32_t,
+                                                     int64_t) const override {
+    return Status::NotSupported("BucketAtTime");
+  }
+  Result<RecordPosition> Locate(std::string_view, std::string_view, uint64_t) const override {
+    return Status::NotSupported("Locate");
+  }
   Result<SubscriptionId> CreateSubscription(std::string_view stream,
                                             broker::SubscriptionStart start,
                                             std::chrono::milliseconds) override {

@@ -1,0 +1,217 @@
+// Fetch and ListOffsets (docs/kafka.md, "Fetch"): a Kafka partition is a bucket log and a Kafka
+// offset a bucket sequence; records are sent as record batches v2, one or more per log entry, with
+// the partition key as the key, the record as JSON as the value and its offset in its partition
+// as the `higgins.offset` header.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "arrow/json/json_writer.h"
+#include "kafka/fetch.h"
+#include "kafka/list_offsets.h"
+#include "kafka/record_batch.h"
+#include "server/kafka/kafka_handler.h"
+#include "server/kafka/kafka_requests.h"
+
+namespace higgins::server::kafka {
+
+using namespace higgins::kafka;  // NOLINT(google-build-using-namespace): the codec's names
+
+namespace {
+
+// Records per record batch in a fetch response: log entries can hold a million rows, and a
+// consumer must be able to stop between batches at its byte limits.
+constexpr size_t kRecordsPerBatch = 1000;
+// What one read of a bucket log takes (ReadBucket).
+constexpr uint64_t kRowsPerRead = 4096;
+constexpr size_t kEntriesPerRead = 64;
+constexpr std::string_view kOffsetHeader = "higgins.offset";
+
+/// A long-polling fetch: what it asked, and when it must answer.
+struct FetchState {
+  explicit FetchState(const asio::any_io_executor& executor) : timer(executor) {}
+  RequestHeader header;
+  FetchRequest request;
+  std::shared_ptr<const std::string> body;
+  KafkaHandler::Done done;
+  asio::steady_timer timer;
+  std::chrono::steady_clock::time_point deadline;
+};
+
+}  // namespace
+
+void KafkaHandler::Fetch(const RequestHeader& header, Reader& reader, Body body,
+                         const asio::any_io_executor& executor, Done done) {
+  auto request = DecodeFetchRequest(reader, header.api_version);
+  if (!request.ok())
+    return done(CloseWith("malformed Fetch request: " + request.status().message()));
+  auto state = std::make_shared<FetchState>(executor);
+  state->header = header;
+  state->request = *std::move(request);
+  state->body = std::move(body);
+  state->done = std::move(done);
+  const int32_t wait = std::clamp(state->request.max_wait_ms, 0, options_.max_fetch_wait_ms);
+  state->deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait);
+  FetchOnce(std::move(state));
+}
+
+void KafkaHandler::FetchOnce(const std::shared_ptr<void>& opaque) {
+  auto state = std::static_pointer_cast<FetchState>(opaque);
+  const FetchRequest& request = state->request;
+  size_t partitions = 0;
+  for (const FetchTopic& topic : request.topics) partitions += topic.partitions.size();
+  // The response's records are views into these buffers, one per partition.
+  std::vector<std::string> buffers;
+  buffers.reserve(partitions);
+  FetchResponse response;
+  size_t total = 0;
+  bool error = false;
+  const size_t max_bytes = request.max_bytes > 0 ? static_cast<size_t>(request.max_bytes) : 0;
+  for (const FetchTopic& topic : request.topics) {
+    FetchTopicResponse& out_topic = response.responses.emplace_back();
+    out_topic.topic = std::string(topic.topic);
+    for (const FetchPartition& partition : topic.partitions) {
+      FetchPartitionResponse& out = out_topic.partitions.emplace_back();
+      std::string& buffer = buffers.emplace_back();
+      // KIP-74: the request's max_bytes bounds the response, except that the first batch is
+      // always returned whole, so that a consumer can never be stuck behind a large one.
+      const size_t left = total == 0 ? max_bytes : (max_bytes > total ? max_bytes - total : 0);
+      ReadPartition(topic.topic, partition, left, total == 0, &out, &buffer);
+      out.records = buffer;
+      total += buffer.size();
+      error = error || out.error_code != ErrorCode::kNone;
+    }
+  }
+  const bool enough = total >= static_cast<size_t>(std::max(request.min_bytes, 1));
+  if (enough || error || std::chrono::steady_clock::now() >= state->deadline) {
+    return state->done(KafkaReply{ResponseFrame(state->header, [&](Writer& writer) {
+      EncodeFetchResponse(response, state->header.api_version, writer);
+    })});
+  }
+  // Long poll: look again shortly, until there is enough or the wait is over.
+  state->timer.expires_after(std::chrono::milliseconds(options_.fetch_poll_ms));
+  state->timer.async_wait([this, state](const asio::error_code&) { FetchOnce(state); });
+}
+
+void KafkaHandler::ReadPartition(std::string_view stream, const FetchPartition& partition,
+                                 size_t max_bytes, bool first, FetchPartitionResponse* out,
+                                 std::string* buffer) const {
+  out->partition_index = partition.partition;
+  auto logs = api_->DescribeBuckets(stream);
+  if (!logs.ok() || partition.partition < 0 ||
+      static_cast<uint32_t>(partition.partition) >= logs->buckets) {
+    out->error_code = ErrorCode::kUnknownTopicOrPartition;
+    return;
+  }
+  const auto bucket = static_cast<uint32_t>(partition.partition);
+  auto end = api_->BucketEnd(stream, bucket);
+  if (!end.ok()) {
+    out->error_code = ErrorFor(end.status());
+    return;
+  }
+  out->high_watermark = static_cast<int64_t>(*end);
+  out->last_stable_offset = out->high_watermark;  // no transactions: everything is stable
+  out->log_start_offset = 0;
+  if (partition.fetch_offset < 0 || partition.fetch_offset > out->high_watermark) {
+    out->error_code = ErrorCode::kOffsetOutOfRange;
+    return;
+  }
+  size_t limit =
+      std::min(max_bytes, static_cast<size_t>(std::max(partition.partition_max_bytes, 0)));
+  auto sequence = static_cast<uint64_t>(partition.fetch_offset);
+  std::vector<std::string> values;
+  std::vector<std::string> offsets;
+  std::vector<std::array<Header, 1>> headers;
+  std::vector<RecordToWrite> records;
+  // The first batch of a response goes out whatever its size (KIP-74).
+  auto full = [&] { return buffer->size() >= limit && !(first && buffer->empty()); };
+  while (sequence < *end && !full()) {
+    auto read = api_->ReadBucket(stream, bucket, sequence, kRowsPerRead, kEntriesPerRead);
+    if (!read.ok()) {
+      if (buffer->empty()) out->error_code = ErrorFor(read.status());
+      return;
+    }
+    if (read->entries.empty()) return;
+    for (const broker::BucketEntry& entry : read->entries) {
+      arrow::json::JsonRowWriter writer(entry.batch);
+      const auto rows = static_cast<uint64_t>(entry.batch.num_rows());
+      uint64_t row = sequence > entry.base_sequence ? sequence - entry.base_sequence : 0;
+      while (row < rows && !full()) {
+        const uint64_t stop = std::min(rows, row + kRecordsPerBatch);
+        const size_t n = stop - row;
+        values.assign(n, std::string());
+        offsets.assign(n, std::string());
+        headers.resize(n);
+        records.resize(n);
+        for (size_t i = 0; i < n; ++i) {
+          const uint64_t r = row + i;
+          writer.AppendRow(static_cast<int64_t>(r), &values[i]);
+          offsets[i] = std::to_string(entry.offsets[r]);
+          headers[i][0] = Header{kOffsetHeader, offsets[i]};
+          records[i] = RecordToWrite{entry.timestamp_ms, entry.keys[r], values[i], headers[i]};
+        }
+        BatchToWrite batch;
+        batch.base_offset = static_cast<int64_t>(entry.base_sequence + row);
+        batch.records = records;
+        if (Status s = AppendRecordBatch(batch, *buffer); !s.ok()) {
+          spdlog::error("Kafka fetch of {} partition {}: {}", stream, bucket, s.ToString());
+          if (buffer->empty()) out->error_code = ErrorCode::kUnknownServerError;
+          return;
+        }
+        row = stop;
+        sequence = entry.base_sequence + row;
+      }
+      if (full()) return;
+    }
+  }
+}
+
+KafkaReply KafkaHandler::ListOffsets(const RequestHeader& header, Reader& reader) const {
+  auto request = DecodeListOffsetsRequest(reader, header.api_version);
+  if (!request.ok()) {
+    return CloseWith("malformed ListOffsets request: " + request.status().message());
+  }
+  ListOffsetsResponse response;
+  for (const ListOffsetsTopic& topic : request->topics) {
+    ListOffsetsTopicResponse& out_topic = response.topics.emplace_back();
+    out_topic.name = std::string(topic.name);
+    for (const ListOffsetsPartition& partition : topic.partitions) {
+      ListOffsetsPartitionResponse& out = out_topic.partitions.emplace_back();
+      out.partition_index = partition.partition_index;
+      auto logs = api_->DescribeBuckets(topic.name);
+      if (!logs.ok() || partition.partition_index < 0 ||
+          static_cast<uint32_t>(partition.partition_index) >= logs->buckets) {
+        out.error_code = ErrorCode::kUnknownTopicOrPartition;
+        continue;
+      }
+      const auto bucket = static_cast<uint32_t>(partition.partition_index);
+      if (partition.timestamp == kEarliestTimestamp) {
+        out.offset = 0;
+        continue;
+      }
+      if (partition.timestamp == kLatestTimestamp) {
+        auto end = api_->BucketEnd(topic.name, bucket);
+        if (!end.ok()) {
+          out.error_code = ErrorFor(end.status());
+        } else {
+          out.offset = static_cast<int64_t>(*end);
+        }
+        continue;
+      }
+      // The first record committed at or after the time asked for; -1 and -1 when none is.
+      auto at = api_->BucketAtTime(topic.name, bucket, partition.timestamp);
+      if (!at.ok()) {
+        out.error_code = ErrorFor(at.status());
+      } else if (*at) {
+        out.offset = static_cast<int64_t>((*at)->sequence);
+        out.timestamp = (*at)->timestamp_ms;
+      }
+    }
+  }
+  return KafkaReply{ResponseFrame(header, [&](Writer& writer) {
+    EncodeListOffsetsResponse(response, header.api_version, writer);
+  })};
+}
+
+}  // namespace higgins::server::kafka

@@ -1,0 +1,91 @@
+#pragma once
+
+#include <asio.hpp>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "broker/broker_api.h"
+#include "kafka/fetch.h"
+#include "kafka/produce.h"
+#include "kafka/request_header.h"
+#include "kafka/wire.h"
+
+namespace higgins::server::kafka {
+
+/// What a KafkaSession writes back for one request.
+struct KafkaReply {
+  /// The response frame: 4-byte size, response header, body. Empty: no response (a produce
+  /// with acks=0, to which Kafka brokers send nothing).
+  std::string frame;
+  /// Close the connection after writing `frame`: the request could not be parsed far enough to
+  /// answer it (docs/kafka.md, "Errors").
+  bool close = false;
+  std::string close_reason;
+};
+
+struct KafkaHandlerOptions {
+  /// What Metadata tells clients to connect to: this listener's host and port.
+  std::string advertised_host = "127.0.0.1";
+  uint16_t advertised_port = 9092;
+  int32_t node_id = 0;
+  std::string cluster_id = "higgins";
+  /// Fetch long polls wait at most this long, whatever the client asks (ms).
+  int32_t max_fetch_wait_ms = 30'000;
+  /// How often a waiting fetch looks for new records (ms).
+  int32_t fetch_poll_ms = 5;
+  /// Bytes of decompressed record batches one produce request may carry.
+  size_t max_produce_bytes = size_t{64} << 20;
+};
+
+/// The Kafka protocol over the broker API (docs/kafka.md): parses one request frame body,
+/// runs it against the broker and makes the response frame. Sans socket: the session feeds it
+/// bodies and writes what it answers. Thread-safe; `done` runs exactly once, on any thread.
+class KafkaHandler {
+ public:
+  using Done = std::function<void(KafkaReply)>;
+
+  KafkaHandler(broker::BrokerApi* api, KafkaHandlerOptions options);
+
+  /// Answers `request` (a frame body without its size). `executor` runs the timers of a
+  /// long-polling fetch (the session's strand).
+  void Handle(std::string request, const asio::any_io_executor& executor, Done done);
+
+ private:
+  using RequestHeader = higgins::kafka::RequestHeader;
+  using Body = std::shared_ptr<const std::string>;  // the request, which decoded views point into
+  KafkaReply ApiVersions(const RequestHeader& header, higgins::kafka::Reader& reader) const;
+  KafkaReply Metadata(const RequestHeader& header, higgins::kafka::Reader& reader) const;
+  void Produce(const RequestHeader& header, higgins::kafka::Reader& reader, Body body, Done done);
+  void ProducePartition(std::string_view stream,
+                        const higgins::kafka::ProducePartitionData& partition,
+                        higgins::kafka::ProducePartitionResponse* out,
+                        std::function<void()> finish);
+  void ProduceArrow(std::string stream, std::shared_ptr<std::vector<std::string>> values,
+                    size_t next, std::optional<stream::ProduceResult> first,
+                    std::function<void(Result<stream::ProduceResult>)> done);
+  /// The bucket sequence of a produce's first record, or -1 unless every record went to
+  /// `partition`.
+  int64_t BaseOffset(const std::string& stream, uint32_t partition, uint32_t buckets,
+                     const stream::ProduceResult& result) const;
+  void Fetch(const RequestHeader& header, higgins::kafka::Reader& reader, Body body,
+             const asio::any_io_executor& executor, Done done);
+  /// One round of a fetch (kafka_fetch.cc's FetchState): answers, or polls again.
+  void FetchOnce(const std::shared_ptr<void>& state);
+  /// Record batches of one partition from its fetch offset, up to `max_bytes` (more for the
+  /// response's `first` batch).
+  void ReadPartition(std::string_view stream, const higgins::kafka::FetchPartition& partition,
+                     size_t max_bytes, bool first, higgins::kafka::FetchPartitionResponse* out,
+                     std::string* buffer) const;
+  KafkaReply ListOffsets(const RequestHeader& header, higgins::kafka::Reader& reader) const;
+  /// Every stream that is a topic: those with bucket logs of their own (not window streams).
+  std::vector<std::string> TopicNames() const;
+
+  broker::BrokerApi* api_;
+  KafkaHandlerOptions options_;
+};
+
+}  // namespace higgins::server::kafka

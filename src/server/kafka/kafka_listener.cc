@@ -1,0 +1,111 @@
+#include "server/kafka/kafka_listener.h"
+
+#include <spdlog/spdlog.h>
+
+#include "server/kafka/kafka_session.h"
+#include "server/memory_release.h"
+
+namespace higgins::server::kafka {
+
+KafkaListener::KafkaListener(std::vector<asio::io_context*> contexts, KafkaHandler* handler,
+                             KafkaListenerOptions options)
+    : io_(*contexts.at(0)),
+      contexts_(std::move(contexts)),
+      handler_(handler),
+      options_(std::move(options)),
+      own_budget_(options_.budget ? nullptr : std::make_unique<ByteBudget>()),
+      budget_(options_.budget ? options_.budget : own_budget_.get()),
+      memory_release_(std::make_shared<MemoryRelease>(io_)),
+      acceptor_(io_) {}
+
+KafkaListener::~KafkaListener() = default;
+
+Status KafkaListener::Start() {
+  asio::error_code ec;
+  auto address = asio::ip::make_address(options_.bind, ec);
+  if (ec) {
+    return Status::InvalidArgument("Kafka bind address '" + options_.bind + "': " + ec.message());
+  }
+  asio::ip::tcp::endpoint endpoint(address, options_.port);
+  const std::string where = options_.bind + ":" + std::to_string(options_.port);
+  acceptor_.open(endpoint.protocol(), ec);
+  if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(endpoint, ec);
+  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return Status::IOError("Kafka listener on " + where + ": " + ec.message());
+  port_ = acceptor_.local_endpoint().port();
+  asio::co_spawn(io_, Accept(), asio::detached);
+  return Status::OK();
+}
+
+asio::awaitable<void> KafkaListener::Accept() {
+  while (true) {
+    asio::error_code ec;
+    asio::io_context& context = *contexts_[next_context_++ % contexts_.size()];
+    asio::ip::tcp::socket socket =
+        co_await acceptor_.async_accept(context, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      std::lock_guard lock(mu_);
+      if (stopping_ || ec == asio::error::operation_aborted) co_return;
+      spdlog::warn("Kafka listener: accept failed: {}", ec.message());
+      continue;
+    }
+    socket.set_option(asio::ip::tcp::no_delay(true), ec);
+    auto session = std::make_shared<KafkaSession>(this, std::move(socket), next_connection_id_++);
+    {
+      std::lock_guard lock(mu_);
+      if (stopping_) co_return;
+      if (sessions_.size() >= options_.max_connections) {
+        spdlog::warn("Kafka connection refused: {} connections open, the limit", sessions_.size());
+        continue;  // the session, never started, closes its socket
+      }
+      sessions_.insert(session);
+    }
+    // Outside the lock: the session may run at once on this thread, and even end (Remove).
+    session->Start();
+  }
+}
+
+void KafkaListener::Remove(KafkaSession* session) {
+  std::function<void()> done;
+  {
+    std::lock_guard lock(mu_);
+    for (auto it = sessions_.begin(); it != sessions_.end(); ++it) {
+      if (it->get() == session) {
+        sessions_.erase(it);
+        break;
+      }
+    }
+    if (stopping_ && sessions_.empty() && on_stopped_) done = std::move(on_stopped_);
+  }
+  memory_release_->Schedule();
+  if (done) done();
+}
+
+void KafkaListener::Stop(std::function<void()> done) {
+  std::vector<std::shared_ptr<KafkaSession>> sessions;
+  std::function<void()> run_now;
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+    sessions.assign(sessions_.begin(), sessions_.end());
+    if (sessions.empty()) {
+      run_now = std::move(done);
+    } else {
+      on_stopped_ = std::move(done);
+    }
+  }
+  asio::post(io_, [this] {
+    asio::error_code ec;
+    acceptor_.close(ec);
+  });
+  for (auto& s : sessions) s->StopReading();
+  if (run_now) run_now();
+}
+
+size_t KafkaListener::connection_count() const {
+  std::lock_guard lock(mu_);
+  return sessions_.size();
+}
+
+}  // namespace higgins::server::kafka
