@@ -1,0 +1,152 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kafka/errors.h"
+
+namespace higgins::server::kafka {
+
+/// The group coordinator of Kafka's classic consumer group protocol (docs/kafka.md, "Consumer
+/// groups"), for the one broker that coordinates every group. The broker relays what members
+/// say: it picks the protocol (assignor) all members support, makes the first member the leader,
+/// hands the leader every member's metadata, and hands each member what the leader assigned it.
+///
+/// States of a group: Empty (no members) → PreparingRebalance (waiting for every member to
+/// join again, at most the rebalance timeout) → CompletingRebalance (joined; waiting for the
+/// leader's SyncGroup) → Stable. A join of a new member, a member whose metadata changed, a
+/// leave, or a member whose session timed out (no heartbeat within its session timeout) starts
+/// a rebalance; members learn of it from REBALANCE_IN_PROGRESS on their heartbeat.
+///
+/// Sans I/O: time comes in as arguments (`now`), and delayed answers (a JoinGroup waiting for the
+/// others, a SyncGroup waiting for the leader) go to callbacks, run without the coordinator's
+/// lock held, on the thread that completed them (a Join, Sync, Leave or Tick call). Thread-safe.
+class GroupCoordinator {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using ErrorCode = higgins::kafka::ErrorCode;
+
+  struct Options {
+    /// Session timeouts outside this range are refused with INVALID_SESSION_TIMEOUT (Kafka's
+    /// group.min.session.timeout.ms and group.max.session.timeout.ms, with a lower minimum).
+    std::chrono::milliseconds min_session_timeout{1000};
+    std::chrono::milliseconds max_session_timeout{std::chrono::minutes(30)};
+    size_t max_groups = 10'000;            // one more group: COORDINATOR_NOT_AVAILABLE
+    size_t max_members_per_group = 1'000;  // one more member: GROUP_MAX_SIZE_REACHED
+    size_t max_metadata_bytes = 1 << 20;   // per protocol's metadata and per assignment
+  };
+
+  struct Protocol {
+    std::string name;      // e.g. "range", "roundrobin", "cooperative-sticky"
+    std::string metadata;  // opaque to the broker
+  };
+  struct JoinRequest {
+    std::string group_id;
+    std::string member_id;  // empty for a new member
+    std::string client_id;
+    std::chrono::milliseconds session_timeout{10'000};
+    std::chrono::milliseconds rebalance_timeout{10'000};
+    std::string protocol_type;  // "consumer" for consumers
+    std::vector<Protocol> protocols;
+    /// JoinGroup v4+: a new member first gets MEMBER_ID_REQUIRED with its id, and joins again
+    /// with it (KIP-394).
+    bool require_known_member_id = false;
+  };
+  struct Member {
+    std::string member_id;
+    std::string metadata;  // for the chosen protocol
+  };
+  struct JoinResult {
+    ErrorCode error = ErrorCode::kNone;
+    int32_t generation = -1;
+    std::string protocol_name;
+    std::string leader;
+    std::string member_id;
+    std::vector<Member> members;  // the leader's answer only
+  };
+  struct SyncResult {
+    ErrorCode error = ErrorCode::kNone;
+    std::string assignment;
+  };
+
+  explicit GroupCoordinator(Options options);
+
+  /// JoinGroup: `done` runs once every member has joined (or the rebalance timeout removed those
+  /// that did not), or at once for an error or a member already in the current generation.
+  void Join(JoinRequest request, Clock::time_point now, std::function<void(JoinResult)> done);
+  /// SyncGroup: the leader's `assignments` (member id → assignment) complete the rebalance;
+  /// `done` runs for every member once the leader's has come.
+  void Sync(const std::string& group_id, int32_t generation, const std::string& member_id,
+            std::map<std::string, std::string> assignments, Clock::time_point now,
+            std::function<void(SyncResult)> done);
+  /// Heartbeat: NONE, or UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS.
+  ErrorCode Heartbeat(const std::string& group_id, int32_t generation, const std::string& member_id,
+                      Clock::time_point now);
+  /// LeaveGroup of one member: NONE or UNKNOWN_MEMBER_ID.
+  ErrorCode Leave(const std::string& group_id, const std::string& member_id, Clock::time_point now);
+  /// Whether an OffsetCommit by (generation, member) may commit for the group: NONE, or
+  /// UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS. Generation -1 with no member
+  /// id is a commit from outside the group protocol (assign() consumers, tools): allowed while the
+  /// group has no members. A member's commit counts as a heartbeat.
+  ErrorCode CheckCommit(const std::string& group_id, int32_t generation,
+                        const std::string& member_id, Clock::time_point now);
+  /// Expires sessions and rebalance timeouts; call it often (every 100 ms).
+  void Tick(Clock::time_point now);
+
+  /// For tests and listings: the group's state name ("Empty", "PreparingRebalance",
+  /// "CompletingRebalance", "Stable"), or "Dead" when the coordinator has no such group.
+  std::string StateOf(const std::string& group_id) const;
+  size_t MemberCount(const std::string& group_id) const;
+
+ private:
+  enum class State { kEmpty, kPreparingRebalance, kCompletingRebalance, kStable };
+  struct MemberState {
+    std::string client_id;
+    std::chrono::milliseconds session_timeout{0};
+    std::chrono::milliseconds rebalance_timeout{0};
+    std::vector<Protocol> protocols;
+    std::string assignment;
+    Clock::time_point session_deadline;
+    std::function<void(JoinResult)> pending_join;
+    std::function<void(SyncResult)> pending_sync;
+  };
+  struct Group {
+    State state = State::kEmpty;
+    int32_t generation = 0;
+    std::string protocol_type;
+    std::string protocol_name;
+    std::string leader;
+    std::map<std::string, MemberState> members;  // by member id, in id order
+    std::vector<std::string> join_order;         // member ids in the order they first joined
+    Clock::time_point rebalance_deadline;
+    /// Member ids handed out with MEMBER_ID_REQUIRED, not yet joined (KIP-394), with expiry.
+    std::map<std::string, Clock::time_point> pending_ids;
+  };
+  /// Callbacks collected under the lock, run after it is released.
+  using Actions = std::vector<std::function<void()>>;
+
+  void JoinLocked(Group& group, JoinRequest request, Clock::time_point now,
+                  std::function<void(JoinResult)> done, Actions& actions);
+  static bool SupportsAll(const Group& group, const std::vector<Protocol>& protocols);
+  static std::string ChooseProtocol(const Group& group);
+  void PrepareRebalance(Group& group, Clock::time_point now, Actions& actions);
+  /// Completes the join phase once every member has a pending join (or `force`: the rebalance
+  /// timeout has passed, and members that did not join are removed).
+  void MaybeCompleteJoin(Group& group, Clock::time_point now, bool force, Actions& actions);
+  void RemoveMember(Group& group, const std::string& member_id, Actions& actions);
+  std::string NewMemberId(const std::string& client_id);
+
+  const Options options_;
+  mutable std::mutex mu_;
+  std::map<std::string, Group, std::less<>> groups_;
+  uint64_t next_member_ = 1;
+};
+
+}  // namespace higgins::server::kafka
