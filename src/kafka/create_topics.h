@@ -54,8 +54,7 @@ struct CreateTopicsRequest {
 /// Decodes a CreateTopics request body. Errors: NotSupported outside v0-4; Corruption for
 /// malformed, truncated or overlong bytes.
 Result<CreateTopicsRequest> DecodeCreateTopicsRequest(Reader& reader, int16_t version);
-void EncodeCreateTopicsRequest(const CreateTopicsRequest& request, int16_t version,
-                               Writer& writer);
+void EncodeCreateTopicsRequest(const CreateTopicsRequest& request, int16_t version, Writer& writer);
 
 struct CreateTopicsTopicResult {
   std::string name;

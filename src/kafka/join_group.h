@@ -29,8 +29,8 @@ struct JoinGroupProtocol {
 struct JoinGroupRequest {
   std::string_view group_id;
   int32_t session_timeout_ms = 0;
-  int32_t rebalance_timeout_ms = -1;  // v1+; -1 (v0) means session_timeout_ms
-  std::string_view member_id;         // empty on a member's first join
+  int32_t rebalance_timeout_ms = -1;                  // v1+; -1 (v0) means session_timeout_ms
+  std::string_view member_id;                         // empty on a member's first join
   std::optional<std::string_view> group_instance_id;  // v5+; null for a dynamic member
   std::string_view protocol_type;                     // "consumer" for consumer groups
   std::vector<JoinGroupProtocol> protocols;

@@ -45,8 +45,7 @@ void EncodeLeaveGroupRequest(const LeaveGroupRequest& request, int16_t version, 
   }
 }
 
-void EncodeLeaveGroupResponse(const LeaveGroupResponse& response, int16_t version,
-                              Writer& writer) {
+void EncodeLeaveGroupResponse(const LeaveGroupResponse& response, int16_t version, Writer& writer) {
   internal::AssertVersion(ApiKey::kLeaveGroup, version);
   if (version >= 1) writer.Int32(response.throttle_time_ms);
   writer.Int16(static_cast<int16_t>(response.error_code));

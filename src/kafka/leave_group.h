@@ -59,8 +59,7 @@ struct LeaveGroupResponse {
 /// Writes a LeaveGroup response body, v0-3. Field order: throttle_time_ms (v1+), error_code,
 /// members (v3+) [member_id, group_instance_id, error_code]. Fields newer than `version` are
 /// not written.
-void EncodeLeaveGroupResponse(const LeaveGroupResponse& response, int16_t version,
-                              Writer& writer);
+void EncodeLeaveGroupResponse(const LeaveGroupResponse& response, int16_t version, Writer& writer);
 /// The inverse, for tests and tools; fields absent from `version` keep their defaults.
 Result<LeaveGroupResponse> DecodeLeaveGroupResponse(Reader& reader, int16_t version);
 

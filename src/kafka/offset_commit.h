@@ -19,8 +19,8 @@ namespace higgins::kafka {
 /// Strings are views into the frame body.
 struct OffsetCommitPartition {
   int32_t partition_index = 0;
-  int64_t committed_offset = 0;  // the next offset the group will consume
-  int32_t committed_leader_epoch = -1;                // v6+; -1 unknown
+  int64_t committed_offset = 0;                        // the next offset the group will consume
+  int32_t committed_leader_epoch = -1;                 // v6+; -1 unknown
   std::optional<std::string_view> committed_metadata;  // client-chosen, may be null
 
   friend bool operator==(const OffsetCommitPartition&, const OffsetCommitPartition&) = default;
@@ -48,8 +48,7 @@ struct OffsetCommitRequest {
 /// Decodes an OffsetCommit request body. Errors: NotSupported outside v2-7; Corruption for
 /// malformed, truncated or overlong bytes.
 Result<OffsetCommitRequest> DecodeOffsetCommitRequest(Reader& reader, int16_t version);
-void EncodeOffsetCommitRequest(const OffsetCommitRequest& request, int16_t version,
-                               Writer& writer);
+void EncodeOffsetCommitRequest(const OffsetCommitRequest& request, int16_t version, Writer& writer);
 
 struct OffsetCommitPartitionResponse {
   int32_t partition_index = 0;

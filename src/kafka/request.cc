@@ -66,34 +66,29 @@ ApiKey ApiKeyOf(const Request& request) {
 }
 
 void EncodeRequest(const Request& request, int16_t version, Writer& writer) {
-  std::visit(Overloaded{
-                 [&](const ApiVersionsRequest& r) { EncodeApiVersionsRequest(r, version, writer); },
-                 [&](const MetadataRequest& r) { EncodeMetadataRequest(r, version, writer); },
-                 [&](const ProduceRequest& r) { EncodeProduceRequest(r, version, writer); },
-                 [&](const FetchRequest& r) { EncodeFetchRequest(r, version, writer); },
-                 [&](const ListOffsetsRequest& r) { EncodeListOffsetsRequest(r, version, writer); },
-                 [&](const FindCoordinatorRequest& r) {
-                   EncodeFindCoordinatorRequest(r, version, writer);
-                 },
-                 [&](const JoinGroupRequest& r) { EncodeJoinGroupRequest(r, version, writer); },
-                 [&](const SyncGroupRequest& r) { EncodeSyncGroupRequest(r, version, writer); },
-                 [&](const HeartbeatRequest& r) { EncodeHeartbeatRequest(r, version, writer); },
-                 [&](const LeaveGroupRequest& r) { EncodeLeaveGroupRequest(r, version, writer); },
-                 [&](const OffsetCommitRequest& r) {
-                   EncodeOffsetCommitRequest(r, version, writer);
-                 },
-                 [&](const OffsetFetchRequest& r) { EncodeOffsetFetchRequest(r, version, writer); },
-                 [&](const InitProducerIdRequest& r) {
-                   EncodeInitProducerIdRequest(r, version, writer);
-                 },
-                 [&](const DescribeConfigsRequest& r) {
-                   EncodeDescribeConfigsRequest(r, version, writer);
-                 },
-                 [&](const CreateTopicsRequest& r) {
-                   EncodeCreateTopicsRequest(r, version, writer);
-                 },
-             },
-             request);
+  std::visit(
+      Overloaded{
+          [&](const ApiVersionsRequest& r) { EncodeApiVersionsRequest(r, version, writer); },
+          [&](const MetadataRequest& r) { EncodeMetadataRequest(r, version, writer); },
+          [&](const ProduceRequest& r) { EncodeProduceRequest(r, version, writer); },
+          [&](const FetchRequest& r) { EncodeFetchRequest(r, version, writer); },
+          [&](const ListOffsetsRequest& r) { EncodeListOffsetsRequest(r, version, writer); },
+          [&](const FindCoordinatorRequest& r) {
+            EncodeFindCoordinatorRequest(r, version, writer);
+          },
+          [&](const JoinGroupRequest& r) { EncodeJoinGroupRequest(r, version, writer); },
+          [&](const SyncGroupRequest& r) { EncodeSyncGroupRequest(r, version, writer); },
+          [&](const HeartbeatRequest& r) { EncodeHeartbeatRequest(r, version, writer); },
+          [&](const LeaveGroupRequest& r) { EncodeLeaveGroupRequest(r, version, writer); },
+          [&](const OffsetCommitRequest& r) { EncodeOffsetCommitRequest(r, version, writer); },
+          [&](const OffsetFetchRequest& r) { EncodeOffsetFetchRequest(r, version, writer); },
+          [&](const InitProducerIdRequest& r) { EncodeInitProducerIdRequest(r, version, writer); },
+          [&](const DescribeConfigsRequest& r) {
+            EncodeDescribeConfigsRequest(r, version, writer);
+          },
+          [&](const CreateTopicsRequest& r) { EncodeCreateTopicsRequest(r, version, writer); },
+      },
+      request);
 }
 
 }  // namespace higgins::kafka

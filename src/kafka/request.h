@@ -18,8 +18,8 @@
 #include "kafka/offset_commit.h"
 #include "kafka/offset_fetch.h"
 #include "kafka/produce.h"
-#include "kafka/sync_group.h"
 #include "kafka/request_header.h"
+#include "kafka/sync_group.h"
 #include "kafka/wire.h"
 
 namespace higgins::kafka {

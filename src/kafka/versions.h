@@ -37,20 +37,20 @@ inline constexpr ApiVersionRange kSupportedApis[] = {
 /// codec, add its row here (non-flexible versions only, unless the codec speaks the compact
 /// encoding as ApiVersions v3 does).
 inline constexpr ApiVersionRange kCodecVersions[] = {
-    {ApiKey::kProduce, 0, 7},
-    {ApiKey::kFetch, 4, 11},
-    {ApiKey::kListOffsets, 1, 2},
-    {ApiKey::kMetadata, 1, 8},
-    {ApiKey::kOffsetCommit, 2, 7},     // 2: retention_time_ms; 7: group_instance_id
+    {ApiKey::kProduce, 0, 7},          // served
+    {ApiKey::kFetch, 4, 11},           // served
+    {ApiKey::kListOffsets, 1, 2},      // served
+    {ApiKey::kMetadata, 1, 8},         // served
+    {ApiKey::kOffsetCommit, 2, 7},     // 2-4: retention_time_ms; 7: group_instance_id
     {ApiKey::kOffsetFetch, 1, 5},      // 2: null topics means all; 5: leader epoch
     {ApiKey::kFindCoordinator, 0, 2},  // 1: key_type
     {ApiKey::kJoinGroup, 0, 5},        // 5: static membership (group_instance_id)
-    {ApiKey::kHeartbeat, 0, 3},
-    {ApiKey::kLeaveGroup, 0, 3},  // 3: batched members
-    {ApiKey::kSyncGroup, 0, 3},
-    {ApiKey::kApiVersions, 0, 3},
-    {ApiKey::kCreateTopics, 0, 4},
-    {ApiKey::kInitProducerId, 0, 1},
+    {ApiKey::kHeartbeat, 0, 3},        // 3: group_instance_id
+    {ApiKey::kLeaveGroup, 0, 3},       // 3: a batch of members
+    {ApiKey::kSyncGroup, 0, 3},        // 3: group_instance_id
+    {ApiKey::kApiVersions, 0, 3},      // served; 3 is flexible
+    {ApiKey::kCreateTopics, 0, 4},     // 1: validate_only
+    {ApiKey::kInitProducerId, 0, 1},   // idempotent and transactional producers
     {ApiKey::kDescribeConfigs, 0, 2},  // 1: synonyms and config_source
 };
 
