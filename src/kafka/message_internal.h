@@ -4,7 +4,9 @@
 
 #include <cassert>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "higgins/status.h"
@@ -14,22 +16,23 @@
 
 namespace higgins::kafka::internal {
 
-/// OK if the broker decodes `version` of `key`, else NotSupported naming the supported range.
+/// OK if the codec knows `version` of `key` (kCodecVersions), else NotSupported naming the
+/// range it knows.
 inline Status CheckVersion(ApiKey key, int16_t version) {
-  if (IsSupported(key, version)) return Status::OK();
+  if (CodecKnows(key, version)) return Status::OK();
   std::string message =
       std::string(ApiKeyName(key)) + " v" + std::to_string(version) + " is not supported";
-  if (const auto range = SupportedVersions(key)) {
+  if (const auto range = CodecVersions(key)) {
     message +=
         " (v" + std::to_string(range->min_version) + "-" + std::to_string(range->max_version) + ")";
   }
   return Status::NotSupported(std::move(message));
 }
 
-/// Encoding an unsupported version is a programmer error: the server answers only the
-/// versions it decoded.
+/// Encoding a version the codec does not know is a programmer error: the server answers only
+/// the versions it decoded.
 inline void AssertVersion(ApiKey key, int16_t version) {
-  assert(IsSupported(key, version));
+  assert(CodecKnows(key, version));
   (void)key;
   (void)version;
 }
@@ -44,6 +47,12 @@ inline std::vector<int32_t> ReadInt32Array(Reader& reader) {
 inline void WriteInt32Array(const std::vector<int32_t>& values, Writer& writer) {
   writer.ArrayLength(values.size());
   for (int32_t v : values) writer.Int32(v);
+}
+
+/// An owned copy of a decoded NULLABLE_STRING (null stays null), for response structs.
+inline std::optional<std::string> OwnedOrNull(std::optional<std::string_view> s) {
+  if (!s) return std::nullopt;
+  return std::string(*s);
 }
 
 }  // namespace higgins::kafka::internal

@@ -1,5 +1,6 @@
 // DecodeRequest: dispatch by API key and version over whole frame bodies (header + body),
-// refusal of unknown keys and versions, and every truncation of every golden frame refused.
+// refusal of unknown keys and versions, every truncation of every golden frame refused, and
+// the codec's table (kCodecVersions) against the broker's (kSupportedApis).
 #include "kafka/request.h"
 
 #include <gtest/gtest.h>
@@ -68,10 +69,50 @@ TEST(RequestTest, EveryTruncatedFrameReportsItsByte) {
 }
 
 TEST(RequestTest, UnknownApiKeyIsNotSupported) {
-  const std::string frame = Hex("0020 0000 00000001 ffff");  // DescribeConfigs: not in the table
+  const std::string frame = Hex("0014 0000 00000001 ffff");  // DeleteTopics: no codec
   Reader reader(frame);
   EXPECT_EQ(DecodeFrame(reader).status(),
-            Status::NotSupported("API key 32 (DescribeConfigs) is not supported"));
+            Status::NotSupported("API key 20 (DeleteTopics) is not supported"));
+}
+
+// The codec knows APIs the broker does not serve yet: DecodeRequest decodes them, and the
+// server refuses them by kSupportedApis before decoding.
+TEST(RequestTest, DecodesApisTheBrokerDoesNotServe) {
+  const std::string join =
+      Hex("000b 0005 00000007 0001 63 | 0001 67 00002710 0000ea60 0000 ffff 0008 636f6e73756d6572 "
+          "00000001 0005 72616e6765 00000000");
+  Reader join_reader(join);
+  auto request = DecodeFrame(join_reader);
+  ASSERT_TRUE(request.ok()) << request.status().ToString();
+  ASSERT_EQ(ApiKeyOf(*request), ApiKey::kJoinGroup);
+  EXPECT_EQ(std::get<JoinGroupRequest>(*request).rebalance_timeout_ms, 60000);
+  EXPECT_FALSE(IsSupported(ApiKey::kJoinGroup, 5));
+  EXPECT_TRUE(CodecKnows(ApiKey::kJoinGroup, 5));
+
+  const std::string fetch_all = Hex("0009 0005 00000008 0001 63 | 0001 67 ffffffff");
+  Reader fetch_reader(fetch_all);
+  request = DecodeFrame(fetch_reader);
+  ASSERT_TRUE(request.ok()) << request.status().ToString();
+  ASSERT_EQ(ApiKeyOf(*request), ApiKey::kOffsetFetch);
+  EXPECT_EQ(std::get<OffsetFetchRequest>(*request).topics, std::nullopt);
+}
+
+TEST(RequestTest, ServedApisAreUnchanged) {
+  EXPECT_EQ(std::size(kSupportedApis), 5u);
+  for (ApiKey key :
+       {ApiKey::kFindCoordinator, ApiKey::kJoinGroup, ApiKey::kSyncGroup, ApiKey::kHeartbeat,
+        ApiKey::kLeaveGroup, ApiKey::kOffsetCommit, ApiKey::kOffsetFetch, ApiKey::kInitProducerId,
+        ApiKey::kDescribeConfigs, ApiKey::kCreateTopics}) {
+    EXPECT_EQ(SupportedVersions(key), std::nullopt) << ApiKeyName(key);
+    EXPECT_TRUE(CodecVersions(key).has_value()) << ApiKeyName(key);
+  }
+}
+
+TEST(RequestTest, CodecVersionsStayBelowFlexible) {
+  for (const ApiVersionRange& range : kCodecVersions) {
+    if (range.api_key == ApiKey::kApiVersions) continue;  // v3 is flexible, and spoken
+    EXPECT_FALSE(IsFlexible(range.api_key, range.max_version)) << ApiKeyName(range.api_key);
+  }
 }
 
 TEST(RequestTest, UnknownVersionIsNotSupported) {
@@ -81,8 +122,8 @@ TEST(RequestTest, UnknownVersionIsNotSupported) {
             Status::NotSupported("Metadata v0 is not supported (v1-8)"));
 }
 
-TEST(RequestTest, DefaultRequestsRoundTripAtEverySupportedVersion) {
-  for (const ApiVersionRange& range : kSupportedApis) {
+TEST(RequestTest, DefaultRequestsRoundTripAtEveryCodecVersion) {
+  for (const ApiVersionRange& range : kCodecVersions) {
     for (int16_t v = range.min_version; v <= range.max_version; ++v) {
       Request request;
       switch (range.api_key) {
@@ -91,6 +132,16 @@ TEST(RequestTest, DefaultRequestsRoundTripAtEverySupportedVersion) {
         case ApiKey::kProduce: request = ProduceRequest{}; break;
         case ApiKey::kFetch: request = FetchRequest{}; break;
         case ApiKey::kListOffsets: request = ListOffsetsRequest{}; break;
+        case ApiKey::kFindCoordinator: request = FindCoordinatorRequest{}; break;
+        case ApiKey::kJoinGroup: request = JoinGroupRequest{}; break;
+        case ApiKey::kSyncGroup: request = SyncGroupRequest{}; break;
+        case ApiKey::kHeartbeat: request = HeartbeatRequest{}; break;
+        case ApiKey::kLeaveGroup: request = LeaveGroupRequest{}; break;
+        case ApiKey::kOffsetCommit: request = OffsetCommitRequest{}; break;
+        case ApiKey::kOffsetFetch: request = OffsetFetchRequest{}; break;
+        case ApiKey::kInitProducerId: request = InitProducerIdRequest{}; break;
+        case ApiKey::kDescribeConfigs: request = DescribeConfigsRequest{}; break;
+        case ApiKey::kCreateTopics: request = CreateTopicsRequest{}; break;
         default: FAIL() << ApiKeyName(range.api_key);
       }
       std::string out;

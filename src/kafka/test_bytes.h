@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -56,6 +57,28 @@ void ExpectEveryPrefixFails(std::string_view bytes, Decode decode) {
           << n << ": " << result.status().ToString();
     }
   }
+}
+
+/// The bytes `encode(value, version, writer)` writes into an empty string.
+template <typename T, typename Encode>
+std::string EncodeToString(const T& value, int16_t version, Encode encode) {
+  std::string out;
+  Writer writer(&out);
+  encode(value, version, writer);
+  return out;
+}
+
+/// Encodes `value` at `version` and expects it to decode (`decode(Reader&, version)`) to
+/// `expected` (`value` less the fields `version` lacks), and every prefix to fail.
+template <typename T, typename Encode, typename Decode>
+void ExpectRoundTrip(const T& value, const T& expected, int16_t version, Encode encode,
+                     Decode decode) {
+  const std::string bytes = EncodeToString(value, version, encode);
+  Reader reader(bytes);
+  auto back = decode(reader, version);
+  ASSERT_TRUE(back.ok()) << "v" << version << ": " << back.status().ToString();
+  EXPECT_EQ(*back, expected) << "v" << version;
+  ExpectEveryPrefixFails(bytes, [&](Reader& r) { return decode(r, version); });
 }
 
 }  // namespace higgins::kafka::testing

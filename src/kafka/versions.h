@@ -31,6 +31,29 @@ inline constexpr ApiVersionRange kSupportedApis[] = {
     {ApiKey::kApiVersions, 0, 3},  // 3: flexible
 };
 
+/// The versions the codecs of this folder decode and encode, sorted by key: each row of
+/// kSupportedApis and more. Knowing a message is not serving it: the server advertises and
+/// answers kSupportedApis only, and an API is added there once the server handles it. To add a
+/// codec, add its row here (non-flexible versions only, unless the codec speaks the compact
+/// encoding as ApiVersions v3 does).
+inline constexpr ApiVersionRange kCodecVersions[] = {
+    {ApiKey::kProduce, 0, 7},          // served
+    {ApiKey::kFetch, 4, 11},           // served
+    {ApiKey::kListOffsets, 1, 2},      // served
+    {ApiKey::kMetadata, 1, 8},         // served
+    {ApiKey::kOffsetCommit, 2, 7},     // 2-4: retention_time_ms; 7: group_instance_id
+    {ApiKey::kOffsetFetch, 1, 5},      // 2: null topics means all; 5: leader epoch
+    {ApiKey::kFindCoordinator, 0, 2},  // 1: key_type
+    {ApiKey::kJoinGroup, 0, 5},        // 5: static membership (group_instance_id)
+    {ApiKey::kHeartbeat, 0, 3},        // 3: group_instance_id
+    {ApiKey::kLeaveGroup, 0, 3},       // 3: a batch of members
+    {ApiKey::kSyncGroup, 0, 3},        // 3: group_instance_id
+    {ApiKey::kApiVersions, 0, 3},      // served; 3 is flexible
+    {ApiKey::kCreateTopics, 0, 4},     // 1: validate_only
+    {ApiKey::kInitProducerId, 0, 1},   // idempotent and transactional producers
+    {ApiKey::kDescribeConfigs, 0, 2},  // 1: synonyms and config_source
+};
+
 /// The advertised range for `key`, or nullopt if the broker does not implement it.
 constexpr std::optional<ApiVersionRange> SupportedVersions(ApiKey key) {
   for (const ApiVersionRange& range : kSupportedApis) {
@@ -44,6 +67,31 @@ constexpr bool IsSupported(ApiKey key, int16_t version) {
   const auto range = SupportedVersions(key);
   return range && version >= range->min_version && version <= range->max_version;
 }
+
+/// The range the codec knows for `key`, or nullopt if it has no codec for it.
+constexpr std::optional<ApiVersionRange> CodecVersions(ApiKey key) {
+  for (const ApiVersionRange& range : kCodecVersions) {
+    if (range.api_key == key) return range;
+  }
+  return std::nullopt;
+}
+
+/// Whether the codec decodes and encodes `version` of `key` (see kCodecVersions).
+constexpr bool CodecKnows(ApiKey key, int16_t version) {
+  const auto range = CodecVersions(key);
+  return range && version >= range->min_version && version <= range->max_version;
+}
+
+// The broker can only serve what the codec knows.
+static_assert([] {
+  for (const ApiVersionRange& supported : kSupportedApis) {
+    if (!CodecKnows(supported.api_key, supported.min_version) ||
+        !CodecKnows(supported.api_key, supported.max_version)) {
+      return false;
+    }
+  }
+  return true;
+}());
 
 /// The first flexible version of `key` ("flexibleVersions" in each *Request.json), or nullopt
 /// if no version of it is flexible or Higgins does not know the API.
