@@ -71,6 +71,7 @@ std::string EncodeToString(const T& value, int16_t version, Encode encode) {
 /// Encodes `value` at `version` and expects it to decode (`decode(Reader&, version)`) to
 /// `expected` (`value` less the fields `version` lacks), and every prefix to fail.
 template <typename T, typename Encode, typename Decode>
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): a value and its expected decoding.
 void ExpectRoundTrip(const T& value, const T& expected, int16_t version, Encode encode,
                      Decode decode) {
   const std::string bytes = EncodeToString(value, version, encode);
