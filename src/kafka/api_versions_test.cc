@@ -16,8 +16,11 @@ namespace {
 using testing::Hex;
 
 // The five advertised ranges as (key, min, max) INT16 triples, in table order.
+// The twelve rows of kSupportedApis (docs/kafka.md, "APIs and versions"), 6 bytes each.
 constexpr std::string_view kRangesHex =
-    "0000 0000 0007 | 0001 0004 000b | 0002 0001 0002 | 0003 0001 0008 | 0012 0000 0003";
+    "0000 0000 0007 | 0001 0004 000b | 0002 0001 0002 | 0003 0001 0008 | 0008 0002 0007 |"
+    "0009 0001 0005 | 000a 0000 0002 | 000b 0000 0005 | 000c 0000 0003 | 000d 0000 0003 |"
+    "000e 0000 0003 | 0012 0000 0003";
 
 TEST(ApiVersionsTest, DecodesV0Request) {
   // Header v1 (client id "rdkafka"); the v0 body is empty.
@@ -74,7 +77,7 @@ TEST(ApiVersionsTest, EncodesV0Response) {
   Writer writer(&out);
   EncodeApiVersionsResponse(SupportedApiVersionsResponse(), 0, writer);
   EXPECT_EQ(testing::ToHex(out),
-            testing::ToHex(Hex("0000 | 00000005 |" + std::string(kRangesHex))));
+            testing::ToHex(Hex("0000 | 0000000c |" + std::string(kRangesHex))));
 }
 
 TEST(ApiVersionsTest, EncodesV3Response) {
@@ -83,12 +86,14 @@ TEST(ApiVersionsTest, EncodesV3Response) {
   std::string out;
   Writer writer(&out);
   EncodeApiVersionsResponse(response, 3, writer);
-  // COMPACT_ARRAY of 5 (06), each entry followed by an empty tagged-field section, then
+  // COMPACT_ARRAY of 12 (0d), each entry followed by an empty tagged-field section, then
   // throttle_time_ms and the body's tagged fields.
   EXPECT_EQ(testing::ToHex(out),
-            testing::ToHex(Hex("0000 | 06 | 0000 0000 0007 00 | 0001 0004 000b 00 |"
-                               "0002 0001 0002 00 | 0003 0001 0008 00 | 0012 0000 0003 00 |"
-                               "0000000a | 00")));
+            testing::ToHex(Hex("0000 | 0d | 0000 0000 0007 00 | 0001 0004 000b 00 |"
+                               "0002 0001 0002 00 | 0003 0001 0008 00 | 0008 0002 0007 00 |"
+                               "0009 0001 0005 00 | 000a 0000 0002 00 | 000b 0000 0005 00 |"
+                               "000c 0000 0003 00 | 000d 0000 0003 00 | 000e 0000 0003 00 |"
+                               "0012 0000 0003 00 | 0000000a | 00")));
   Reader reader(out);
   auto back = DecodeApiVersionsResponse(reader, 3);
   ASSERT_TRUE(back.ok()) << back.status().ToString();
@@ -131,7 +136,7 @@ TEST(ApiVersionsTest, NewerVersionIsAnsweredWithV0AndUnsupportedVersion) {
   EncodeResponseHeader(header->api_key, header->api_version, header->correlation_id, writer);
   EncodeApiVersionsResponse(UnsupportedApiVersionsResponse(), version, writer);
   writer.FillSizeSince(size);
-  EXPECT_EQ(testing::ToHex(out), testing::ToHex(Hex("00000028 | 00000009 | 0023 | 00000005 |" +
+  EXPECT_EQ(testing::ToHex(out), testing::ToHex(Hex("00000052 | 00000009 | 0023 | 0000000c |" +
                                                     std::string(kRangesHex))));
 }
 

@@ -28,6 +28,13 @@ inline constexpr ApiVersionRange kSupportedApis[] = {
     {ApiKey::kFetch, 4, 11},       // 4: record batches v2; 11: rack-aware (preferred replica)
     {ApiKey::kListOffsets, 1, 2},  // 2: isolation level
     {ApiKey::kMetadata, 1, 8},     // 1: null topics means all
+    {ApiKey::kOffsetCommit, 2, 7},
+    {ApiKey::kOffsetFetch, 1, 5},  // 6 and later are flexible
+    {ApiKey::kFindCoordinator, 0, 2},
+    {ApiKey::kJoinGroup, 0, 5},    // 4: MEMBER_ID_REQUIRED (KIP-394)
+    {ApiKey::kHeartbeat, 0, 3},
+    {ApiKey::kLeaveGroup, 0, 3},
+    {ApiKey::kSyncGroup, 0, 3},
     {ApiKey::kApiVersions, 0, 3},  // 3: flexible
 };
 

@@ -19,6 +19,7 @@
 #include "broker/broker.h"
 #include "server/kafka/kafka_handler.h"
 #include "server/kafka/kafka_listener.h"
+#include "server/kafka/offset_store.h"
 #include "server/request_handler.h"
 #include "server/server.h"
 
@@ -129,7 +130,18 @@ int Run(const Flags& flags) {
   higgins::server::kafka::KafkaHandlerOptions kafka_options;
   kafka_options.advertised_host = AdvertisedHost(flags);
   kafka_options.advertised_port = flags.kafka_port;
-  higgins::server::kafka::KafkaHandler kafka_handler(broker->get(), kafka_options);
+  // Consumer groups' committed offsets (docs/storage-format.md, "Kafka committed offsets").
+  std::unique_ptr<higgins::server::kafka::OffsetStore> offsets;
+  if (flags.kafka_port != 0) {
+    auto opened = higgins::server::kafka::OffsetStore::Open(flags.dir + "/kafka/offsets.log");
+    if (!opened.ok()) {
+      spdlog::critical("cannot open {}/kafka/offsets.log: {}", flags.dir,
+                       opened.status().ToString());
+      return 1;
+    }
+    offsets = *std::move(opened);
+  }
+  higgins::server::kafka::KafkaHandler kafka_handler(broker->get(), kafka_options, offsets.get());
   higgins::server::kafka::KafkaListenerOptions listener_options;
   listener_options.bind = flags.bind;
   listener_options.port = flags.kafka_port;

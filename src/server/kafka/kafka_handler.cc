@@ -12,8 +12,9 @@ namespace higgins::server::kafka {
 
 using namespace higgins::kafka;  // NOLINT(google-build-using-namespace): the codec's names
 
-KafkaHandler::KafkaHandler(broker::BrokerApi* api, KafkaHandlerOptions options)
-    : api_(api), options_(std::move(options)) {}
+KafkaHandler::KafkaHandler(broker::BrokerApi* api, KafkaHandlerOptions options,
+                           OffsetStore* offsets)
+    : api_(api), options_(std::move(options)), offsets_(offsets) {}
 
 void KafkaHandler::Handle(std::string request, const asio::any_io_executor& executor, Done done) {
   // The views of the decoded request point into `body`, which lives as long as the request.
@@ -42,6 +43,13 @@ void KafkaHandler::Handle(std::string request, const asio::any_io_executor& exec
     case ApiKey::kProduce: return Produce(h, reader, body, std::move(done));
     case ApiKey::kFetch: return Fetch(h, reader, body, executor, std::move(done));
     case ApiKey::kListOffsets: return done(ListOffsets(h, reader));
+    case ApiKey::kFindCoordinator: return done(FindCoordinator(h, reader));
+    case ApiKey::kJoinGroup: return JoinGroup(h, reader, std::move(done));
+    case ApiKey::kSyncGroup: return SyncGroup(h, reader, std::move(done));
+    case ApiKey::kHeartbeat: return done(Heartbeat(h, reader));
+    case ApiKey::kLeaveGroup: return done(LeaveGroup(h, reader));
+    case ApiKey::kOffsetCommit: return done(OffsetCommit(h, reader));
+    case ApiKey::kOffsetFetch: return done(OffsetFetch(h, reader));
     default:
       return done(CloseWith("API " + std::to_string(static_cast<int>(h.api_key)) +
                             " is advertised but has no handler"));

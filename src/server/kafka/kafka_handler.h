@@ -13,6 +13,8 @@
 #include "kafka/produce.h"
 #include "kafka/request_header.h"
 #include "kafka/wire.h"
+#include "server/kafka/group_coordinator.h"
+#include "server/kafka/offset_store.h"
 
 namespace higgins::server::kafka {
 
@@ -48,11 +50,16 @@ class KafkaHandler {
  public:
   using Done = std::function<void(KafkaReply)>;
 
-  KafkaHandler(broker::BrokerApi* api, KafkaHandlerOptions options);
+  /// `offsets` keeps consumer groups' committed offsets (it outlives the handler); null: no
+  /// group coordinator (FindCoordinator answers COORDINATOR_NOT_AVAILABLE).
+  KafkaHandler(broker::BrokerApi* api, KafkaHandlerOptions options, OffsetStore* offsets = nullptr);
 
   /// Answers `request` (a frame body without its size). `executor` runs the timers of a
   /// long-polling fetch (the session's strand).
   void Handle(std::string request, const asio::any_io_executor& executor, Done done);
+  /// Expires group members' sessions and rebalance timeouts: the listener calls it every
+  /// 100 ms.
+  void Tick();
 
  private:
   using RequestHeader = higgins::kafka::RequestHeader;
@@ -81,11 +88,20 @@ class KafkaHandler {
                      size_t max_bytes, bool first, higgins::kafka::FetchPartitionResponse* out,
                      std::string* buffer) const;
   KafkaReply ListOffsets(const RequestHeader& header, higgins::kafka::Reader& reader) const;
+  KafkaReply FindCoordinator(const RequestHeader& header, higgins::kafka::Reader& reader) const;
+  void JoinGroup(const RequestHeader& header, higgins::kafka::Reader& reader, Done done);
+  void SyncGroup(const RequestHeader& header, higgins::kafka::Reader& reader, Done done);
+  KafkaReply Heartbeat(const RequestHeader& header, higgins::kafka::Reader& reader);
+  KafkaReply LeaveGroup(const RequestHeader& header, higgins::kafka::Reader& reader);
+  KafkaReply OffsetCommit(const RequestHeader& header, higgins::kafka::Reader& reader);
+  KafkaReply OffsetFetch(const RequestHeader& header, higgins::kafka::Reader& reader) const;
   /// Every stream that is a topic: those with bucket logs of their own (not window streams).
   std::vector<std::string> TopicNames() const;
 
   broker::BrokerApi* api_;
   KafkaHandlerOptions options_;
+  OffsetStore* offsets_;
+  GroupCoordinator coordinator_{GroupCoordinator::Options{}};
 };
 
 }  // namespace higgins::server::kafka

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/kafka/kafka_handler.h"
 #include "server/kafka/kafka_session.h"
 #include "server/memory_release.h"
 
@@ -16,7 +17,8 @@ KafkaListener::KafkaListener(std::vector<asio::io_context*> contexts, KafkaHandl
       own_budget_(options_.budget ? nullptr : std::make_unique<ByteBudget>()),
       budget_(options_.budget ? options_.budget : own_budget_.get()),
       memory_release_(std::make_shared<MemoryRelease>(io_)),
-      acceptor_(io_) {}
+      acceptor_(io_),
+      tick_(io_) {}
 
 KafkaListener::~KafkaListener() = default;
 
@@ -35,7 +37,17 @@ Status KafkaListener::Start() {
   if (ec) return Status::IOError("Kafka listener on " + where + ": " + ec.message());
   port_ = acceptor_.local_endpoint().port();
   asio::co_spawn(io_, Accept(), asio::detached);
+  ArmTick();
   return Status::OK();
+}
+
+void KafkaListener::ArmTick() {
+  tick_.expires_after(std::chrono::milliseconds(100));
+  tick_.async_wait([this](const asio::error_code& ec) {
+    if (ec) return;
+    handler_->Tick();
+    ArmTick();
+  });
 }
 
 asio::awaitable<void> KafkaListener::Accept() {
@@ -98,6 +110,7 @@ void KafkaListener::Stop(std::function<void()> done) {
   asio::post(io_, [this] {
     asio::error_code ec;
     acceptor_.close(ec);
+    tick_.cancel();
   });
   for (auto& s : sessions) s->StopReading();
   if (run_now) run_now();

@@ -61,6 +61,8 @@ class KafkaListener {
  private:
   friend class KafkaSession;
   asio::awaitable<void> Accept();
+  /// Every 100 ms: the group coordinator's timeouts (KafkaHandler::Tick).
+  void ArmTick();
   void Remove(KafkaSession* session);
 
   asio::io_context& io_;
@@ -72,6 +74,7 @@ class KafkaListener {
   ByteBudget* budget_;
   std::shared_ptr<MemoryRelease> memory_release_;
   asio::ip::tcp::acceptor acceptor_;
+  asio::steady_timer tick_;
   uint16_t port_ = 0;
   mutable std::mutex mu_;
   std::set<std::shared_ptr<KafkaSession>> sessions_;
