@@ -102,6 +102,10 @@ Result<SegmentObjectInfo> DecodeSegmentObjectFooter(std::span<const uint8_t> foo
                                                     uint64_t object_size) {
   auto decoded = arrow::ipc::DecodeFooter(footer, arrow::ipc::IpcLimits{});
   if (!decoded.ok()) return Corrupt(stream_id, bucket, base_sequence, decoded.status().ToString());
+  if (!decoded->dictionary_fields.empty() || !decoded->dictionaries.empty()) {
+    // Segments hold batches of the stream's plain schema; Higgins never dictionary-encodes.
+    return Corrupt(stream_id, bucket, base_sequence, "has dictionary-encoded fields");
+  }
   const arrow::Schema& found = *decoded->schema;
   if (found.fields() != schema.fields()) {
     return Corrupt(stream_id, bucket, base_sequence, "holds another schema:\n" + found.ToString());

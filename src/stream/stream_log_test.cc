@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "arrow/ipc/dictionary_test_writer.h"
 #include "higgins/arrow/ipc/writer.h"
 #include "stream/group_committer.h"
 #include "stream/partitioning.h"
@@ -245,6 +246,49 @@ TEST(StreamLogTest, DeletedStreamRefusesProducesWithNotFound) {
   EXPECT_EQ(result.status().code(), StatusCode::kNotFound);
   EXPECT_EQ(result.status().message(), "stream 'amount' was deleted");
   EXPECT_EQ((*log)->index().Latest("a").status().code(), StatusCode::kNotFound);
+}
+
+TEST(StreamLogTest, ADictionaryEncodedArrowPayloadIsStoredAsItsPlainSchema) {
+  // As pyarrow writes categoricals: `id` is dictionary<int8, utf8>, and the second batch
+  // replaces the dictionary.
+  auto storage = storage::MakeMemoryStorage();
+  auto log = StreamLog::Open(Options(storage.get(), 1, ""));
+  ASSERT_TRUE(log.ok());
+  auto utf8 = [](std::vector<std::string> values) {
+    arrow::ArrayBuilder b(arrow::DataType::Utf8());
+    for (const auto& v : values) EXPECT_TRUE(b.AppendBinary(v).ok());
+    return b.Finish();
+  };
+  auto ints = [](const arrow::DataType& type, std::vector<int32_t> values) {
+    arrow::ArrayBuilder b(type);
+    for (int32_t v : values) {
+      if (type == arrow::DataType::Int8()) {
+        b.AppendPrimitive<int8_t>(static_cast<int8_t>(v));
+      } else {
+        b.AppendPrimitive<int32_t>(v);
+      }
+    }
+    return b.Finish();
+  };
+  arrow::ipc::testing::DictionaryIpcWriter writer(
+      AmountSchema(), {arrow::ipc::DictionaryField{0, 0, arrow::DataType::Int8()}});
+  writer.WriteDictionary(0, utf8({"a", "b"}));
+  writer.WriteBatch(
+      {ints(arrow::DataType::Int8(), {1, 0}), ints(arrow::DataType::Int32(), {10, 20})});
+  writer.WriteDictionary(0, utf8({"c"}));
+  writer.WriteBatch({ints(arrow::DataType::Int8(), {0}), ints(arrow::DataType::Int32(), {30})});
+  const Buffer payload = writer.Finish();
+
+  auto prepared = (*log)->Prepare(payload.view(), PayloadFormat::kArrowIpc);
+  ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
+  ASSERT_EQ(prepared->batches.size(), 2u);
+  EXPECT_EQ(*prepared->batches[0].schema(), *AmountSchema());
+  EXPECT_EQ(prepared->batches[0].column(0).BinaryValue(0), "b");
+  EXPECT_EQ(prepared->batches[1].column(0).BinaryValue(0), "c");
+  EXPECT_EQ(prepared->keys, (std::vector<std::string>{"b", "a", "c"}));
+  auto result = (*log)->CommitNow(*prepared, 1);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(result->offsets.size(), 3u);
 }
 
 TEST(StreamLogTest, AnArrowPayloadWithOtherFieldNamesIsRefusedWithTheNamesEscaped) {

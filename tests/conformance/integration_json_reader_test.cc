@@ -140,12 +140,23 @@ TEST(IntegrationJson, NestedTypesAreNotSupportedAndNamed) {
   EXPECT_NE(r.status().message().find("large_list"), std::string::npos) << r.status().ToString();
 }
 
-TEST(IntegrationJson, DictionaryAndDecimal256AreNotSupported) {
-  auto dict = ParseIntegrationJson(OneColumn(R"({"name": "utf8"})", 0,
-                                             R"("VALIDITY": [], "DATA": [], "OFFSET": [0])",
-                                             R"(, "dictionary": {"id": 0})"));
-  EXPECT_EQ(dict.status().code(), StatusCode::kNotSupported);
-  EXPECT_NE(dict.status().message().find("dictionary"), std::string::npos);
+TEST(IntegrationJson, DictionaryEncodedFieldGetsTheValuesItsIndicesSelect) {
+  std::string json = OneColumn(
+      R"({"name": "utf8"})", 3, R"("VALIDITY": [1, 0, 1], "DATA": [1, 99, 0])",
+      R"(, "dictionary": {"id": 4, "indexType": {"name": "int", "isSigned": true, "bitWidth": 8}})");
+  json.pop_back();
+  json += R"(, "dictionaries": [{"id": 4, "data": {"count": 2, "columns": [{"name": "DICT4",
+      "count": 2, "VALIDITY": [1, 1], "OFFSET": [0, 5, 9], "DATA": ["Paris", "Lyon"]}]}}]})";
+  auto r = ParseIntegrationJson(json);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->schema->field(0).type, DataType::Utf8());
+  const arrow::Array& column = r->batches[0].column(0);
+  EXPECT_EQ(column.BinaryValue(0), "Lyon");
+  EXPECT_TRUE(column.IsNull(1));
+  EXPECT_EQ(column.BinaryValue(2), "Paris");
+}
+
+TEST(IntegrationJson, Decimal256IsNotSupported) {
   auto dec = ParseIntegrationJson(
       OneColumn(R"({"name": "decimal", "precision": 40, "scale": 0, "bitWidth": 256})", 0,
                 R"("VALIDITY": [], "DATA": [])"));

@@ -4,9 +4,9 @@
 // cases fail cleanly with NotSupported naming the type.
 #include <gtest/gtest.h>
 
-#include "higgins/arrow/ipc/reader.h"
 #include "arrow/ipc/stream_decoder.h"
 #include "arrow/ipc/test_util.h"
+#include "higgins/arrow/ipc/reader.h"
 
 namespace higgins::arrow::ipc {
 namespace {
@@ -64,6 +64,31 @@ TEST(GoldFileTest, DecimalValuesWiderThanTheirPrecisionDecode) {
   ExpectSameBatches(*stream, *file);
 }
 
+TEST(GoldFileTest, DictionaryCasesDecodeToTheirValueTypes) {
+  // Checked value by value against the JSON in tests/conformance.
+  for (const char* stem : {"generated_dictionary", "generated_dictionary_unsigned"}) {
+    ExpectStreamAndFileAgree(std::string("1.0.0-littleendian/") + stem);
+  }
+  auto stream = ReadStream(Gold("1.0.0-littleendian/generated_dictionary.stream"));
+  ASSERT_TRUE(stream.ok()) << stream.status().ToString();
+  EXPECT_EQ(stream->schema->field(0).type, DataType::Utf8());
+  EXPECT_EQ(stream->schema->field(2).type, DataType::Int64());
+  ASSERT_EQ(stream->batches.size(), 2u);
+  EXPECT_EQ(stream->batches[0].num_rows(), 7);
+}
+
+TEST(GoldFileTest, NestedDictionaryIsNotSupportedNamingTheField) {
+  for (const char* ext : {".stream", ".arrow_file"}) {
+    auto read =
+        ReadStreamOrFile(Gold(std::string("1.0.0-littleendian/generated_nested_dictionary") + ext));
+    EXPECT_EQ(read.status().code(), StatusCode::kNotSupported) << read.status().ToString();
+    EXPECT_NE(read.status().message().find(
+                  "field 'list_dict': dictionary-encoded type List is not supported"),
+              std::string::npos)
+        << read.status().message();
+  }
+}
+
 TEST(GoldFileTest, CompressedCasesDecode) {
   for (const char* stem : {"generated_lz4", "generated_zstd", "generated_uncompressible_lz4",
                            "generated_uncompressible_zstd"}) {
@@ -100,11 +125,11 @@ TEST(GoldFileTest, NestedStreamIsNotSupportedNamingTheType) {
 }
 
 TEST(GoldFileTest, UnsupportedCasesFailWithNotSupported) {
-  for (const char* stem : {"generated_decimal256", "generated_dictionary", "generated_interval",
-                           "generated_map", "generated_union", "generated_recursive_nested",
-                           "generated_nested_large_offsets", "generated_dictionary_unsigned",
-                           "generated_nested_dictionary", "generated_map_non_canonical",
-                           "generated_custom_metadata", "generated_duplicate_fieldnames"}) {
+  for (const char* stem :
+       {"generated_decimal256", "generated_interval", "generated_map", "generated_union",
+        "generated_recursive_nested", "generated_nested_large_offsets",
+        "generated_nested_dictionary", "generated_map_non_canonical", "generated_custom_metadata",
+        "generated_duplicate_fieldnames"}) {
     for (const char* ext : {".stream", ".arrow_file"}) {
       const std::string name = std::string("1.0.0-littleendian/") + stem + ext;
       auto read = ReadStreamOrFile(Gold(name));

@@ -108,6 +108,26 @@ Result<RecordBatchHeader> ParseRecordBatch(const fbs::RecordBatch& batch) {
   return header;
 }
 
+Status CheckBatchRows(int64_t rows, const IpcLimits& limits, const char* what) {
+  if (rows > limits.max_batch_rows) {
+    return Status::ResourceExhausted(std::string(what) + " of " + std::to_string(rows) +
+                                     " rows exceeds the limit of " +
+                                     std::to_string(limits.max_batch_rows));
+  }
+  return Status::OK();
+}
+
+std::vector<FileBlock> ParseBlocks(const fb::Vector<const fbs::Block*>* blocks) {
+  std::vector<FileBlock> out;
+  if (blocks == nullptr) return out;
+  out.reserve(blocks->size());
+  for (uint32_t i = 0; i < blocks->size(); ++i) {
+    const auto block = LoadStruct<fbs::Block>(blocks->Data(), i);
+    out.push_back({block.offset(), block.metaDataLength(), block.bodyLength()});
+  }
+  return out;
+}
+
 fbs::CompressionType ToFbsCodec(Compression compression) {
   return compression == Compression::kZstd ? fbs::CompressionType_ZSTD
                                            : fbs::CompressionType_LZ4_FRAME;
@@ -115,17 +135,19 @@ fbs::CompressionType ToFbsCodec(Compression compression) {
 
 }  // namespace
 
-std::vector<uint8_t> EncodeSchemaMessage(const Schema& schema) {
+std::vector<uint8_t> EncodeSchemaMessage(const Schema& schema,
+                                         std::span<const DictionaryField> dictionary_fields) {
   fb::FlatBufferBuilder fbb(1024);
-  const auto header = internal::BuildSchema(fbb, schema);
+  const auto header = internal::BuildSchema(fbb, schema, dictionary_fields);
   fbb.Finish(fbs::CreateMessage(fbb, fbs::MetadataVersion_V5, fbs::MessageHeader_Schema,
                                 header.Union(), 0));
   return FinishedBytes(fbb);
 }
 
-std::vector<uint8_t> EncodeRecordBatchMessage(const RecordBatchHeader& header,
-                                              int64_t body_length) {
-  fb::FlatBufferBuilder fbb(256 + 16 * (header.nodes.size() + header.buffers.size()));
+namespace {
+
+fb::Offset<fbs::RecordBatch> BuildRecordBatch(fb::FlatBufferBuilder& fbb,
+                                              const RecordBatchHeader& header) {
   fbs::FieldNode* nodes = nullptr;
   const auto node_vector =
       fbb.CreateUninitializedVectorOfStructs<fbs::FieldNode>(header.nodes.size(), &nodes);
@@ -143,24 +165,46 @@ std::vector<uint8_t> EncodeRecordBatchMessage(const RecordBatchHeader& header,
     compression = fbs::CreateBodyCompression(fbb, ToFbsCodec(header.compression),
                                              fbs::BodyCompressionMethod_BUFFER);
   }
-  const auto batch =
-      fbs::CreateRecordBatch(fbb, header.length, node_vector, buffer_vector, compression);
+  return fbs::CreateRecordBatch(fbb, header.length, node_vector, buffer_vector, compression);
+}
+
+}  // namespace
+
+std::vector<uint8_t> EncodeRecordBatchMessage(const RecordBatchHeader& header,
+                                              int64_t body_length) {
+  fb::FlatBufferBuilder fbb(256 + 16 * (header.nodes.size() + header.buffers.size()));
+  const auto batch = BuildRecordBatch(fbb, header);
   fbb.Finish(fbs::CreateMessage(fbb, fbs::MetadataVersion_V5, fbs::MessageHeader_RecordBatch,
                                 batch.Union(), body_length));
   return FinishedBytes(fbb);
 }
 
-std::vector<uint8_t> EncodeFooter(const Schema& schema, std::span<const FileBlock> record_batches) {
-  fb::FlatBufferBuilder fbb(1024 + 24 * record_batches.size());
-  const auto schema_offset = internal::BuildSchema(fbb, schema);
-  const auto dictionaries = fbb.CreateVectorOfStructs(std::vector<fbs::Block>{});
-  fbs::Block* blocks = nullptr;
-  const auto block_vector =
-      fbb.CreateUninitializedVectorOfStructs<fbs::Block>(record_batches.size(), &blocks);
-  for (size_t i = 0; i < record_batches.size(); ++i) {
-    const FileBlock& b = record_batches[i];
-    blocks[i] = fbs::Block(b.offset, b.metadata_length, b.body_length);
-  }
+std::vector<uint8_t> EncodeDictionaryBatchMessage(int64_t id, bool is_delta,
+                                                  const RecordBatchHeader& header,
+                                                  int64_t body_length) {
+  fb::FlatBufferBuilder fbb(256 + 16 * (header.nodes.size() + header.buffers.size()));
+  const auto data = BuildRecordBatch(fbb, header);
+  const auto dictionary = fbs::CreateDictionaryBatch(fbb, id, data, is_delta);
+  fbb.Finish(fbs::CreateMessage(fbb, fbs::MetadataVersion_V5, fbs::MessageHeader_DictionaryBatch,
+                                dictionary.Union(), body_length));
+  return FinishedBytes(fbb);
+}
+
+std::vector<uint8_t> EncodeFooter(const Schema& schema, std::span<const FileBlock> record_batches,
+                                  std::span<const FileBlock> dictionary_blocks,
+                                  std::span<const DictionaryField> dictionary_fields) {
+  fb::FlatBufferBuilder fbb(1024 + 24 * (record_batches.size() + dictionary_blocks.size()));
+  const auto schema_offset = internal::BuildSchema(fbb, schema, dictionary_fields);
+  auto build_blocks = [&](std::span<const FileBlock> in) {
+    fbs::Block* blocks = nullptr;
+    const auto vector = fbb.CreateUninitializedVectorOfStructs<fbs::Block>(in.size(), &blocks);
+    for (size_t i = 0; i < in.size(); ++i) {
+      blocks[i] = fbs::Block(in[i].offset, in[i].metadata_length, in[i].body_length);
+    }
+    return vector;
+  };
+  const auto dictionaries = build_blocks(dictionary_blocks);
+  const auto block_vector = build_blocks(record_batches);
   fbb.Finish(
       fbs::CreateFooter(fbb, fbs::MetadataVersion_V5, schema_offset, dictionaries, block_vector));
   return FinishedBytes(fbb);
@@ -191,7 +235,8 @@ Result<MessageMetadata> DecodeMessage(std::span<const uint8_t> bytes, const IpcL
       const fbs::Schema* schema = message.header_as_Schema();
       if (schema == nullptr) return Status::Corruption("schema message without a schema");
       out.kind = MessageKind::kSchema;
-      HIGGINS_ASSIGN_OR_RETURN(out.schema, internal::ParseSchema(*schema, limits));
+      HIGGINS_ASSIGN_OR_RETURN(out.schema,
+                               internal::ParseSchema(*schema, limits, &out.dictionary_fields));
       return out;
     }
     case fbs::MessageHeader_RecordBatch: {
@@ -199,14 +244,21 @@ Result<MessageMetadata> DecodeMessage(std::span<const uint8_t> bytes, const IpcL
       if (batch == nullptr) return Status::Corruption("record batch message without a header");
       out.kind = MessageKind::kRecordBatch;
       HIGGINS_ASSIGN_OR_RETURN(out.batch, ParseRecordBatch(*batch));
-      if (out.batch.length > limits.max_batch_rows) {
-        return Status::ResourceExhausted("record batch of " + std::to_string(out.batch.length) +
-                                         " rows exceeds the limit of " +
-                                         std::to_string(limits.max_batch_rows));
-      }
+      HIGGINS_RETURN_IF_ERROR(CheckBatchRows(out.batch.length, limits, "record batch"));
       return out;
     }
-    case fbs::MessageHeader_DictionaryBatch: out.kind = MessageKind::kDictionaryBatch; return out;
+    case fbs::MessageHeader_DictionaryBatch: {
+      const fbs::DictionaryBatch* dictionary = message.header_as_DictionaryBatch();
+      if (dictionary == nullptr || dictionary->data() == nullptr) {
+        return Status::Corruption("dictionary batch message without its data");
+      }
+      out.kind = MessageKind::kDictionaryBatch;
+      out.dictionary_id = dictionary->id();
+      out.is_delta = dictionary->isDelta();
+      HIGGINS_ASSIGN_OR_RETURN(out.batch, ParseRecordBatch(*dictionary->data()));
+      HIGGINS_RETURN_IF_ERROR(CheckBatchRows(out.batch.length, limits, "dictionary batch"));
+      return out;
+    }
     case fbs::MessageHeader_Tensor:
     case fbs::MessageHeader_SparseTensor:
       return Status::NotSupported("tensor messages are not supported");
@@ -229,17 +281,10 @@ Result<FooterMetadata> DecodeFooter(std::span<const uint8_t> bytes, const IpcLim
 
   FooterMetadata out;
   out.version = static_cast<int16_t>(footer.version());
-  HIGGINS_ASSIGN_OR_RETURN(out.schema, internal::ParseSchema(*footer.schema(), limits));
-  if (footer.dictionaries() != nullptr && footer.dictionaries()->size() != 0) {
-    return Status::NotSupported("dictionary batches are not supported");
-  }
-  if (const auto* blocks = footer.recordBatches(); blocks != nullptr) {
-    out.record_batches.reserve(blocks->size());
-    for (uint32_t i = 0; i < blocks->size(); ++i) {
-      const auto block = LoadStruct<fbs::Block>(blocks->Data(), i);
-      out.record_batches.push_back({block.offset(), block.metaDataLength(), block.bodyLength()});
-    }
-  }
+  HIGGINS_ASSIGN_OR_RETURN(out.schema,
+                           internal::ParseSchema(*footer.schema(), limits, &out.dictionary_fields));
+  out.dictionaries = ParseBlocks(footer.dictionaries());
+  out.record_batches = ParseBlocks(footer.recordBatches());
   return out;
 }
 

@@ -42,14 +42,28 @@ struct RecordBatchHeader {
 
 enum class MessageKind { kSchema, kRecordBatch, kDictionaryBatch };
 
-/// A decoded Message flatbuffer. `schema` is set for kSchema, `batch` for kRecordBatch;
-/// kDictionaryBatch carries nothing (Higgins rejects dictionaries).
+/// A dictionary-encoded field (Schema.fbs DictionaryEncoding): its record batch columns hold
+/// indices of `index_type` (an integer type) into the dictionary `id`, which DictionaryBatch
+/// messages define, replace and extend. The field itself keeps its plain value type.
+struct DictionaryField {
+  size_t field_index = 0;
+  int64_t id = 0;
+  DataType index_type;
+  friend bool operator==(const DictionaryField&, const DictionaryField&) = default;
+};
+
+/// A decoded Message flatbuffer. kSchema sets `schema` (every field with its plain value type)
+/// and `dictionary_fields` (in field order); kRecordBatch sets `batch`; kDictionaryBatch sets
+/// `dictionary_id`, `is_delta` and `batch` (the dictionary's values, a one-column batch).
 struct MessageMetadata {
   MessageKind kind = MessageKind::kSchema;
   int16_t version = kMetadataV5;
   int64_t body_length = 0;
   SchemaPtr schema;
+  std::vector<DictionaryField> dictionary_fields;
   RecordBatchHeader batch;
+  int64_t dictionary_id = 0;
+  bool is_delta = false;
 };
 
 /// One Block of the file footer: where a message starts (its continuation marker), the length
@@ -64,17 +78,29 @@ struct FileBlock {
 struct FooterMetadata {
   int16_t version = kMetadataV5;
   SchemaPtr schema;
+  std::vector<DictionaryField> dictionary_fields;
+  std::vector<FileBlock> dictionaries;
   std::vector<FileBlock> record_batches;
 };
 
 /// Message flatbuffer (unframed, unpadded) holding `schema`, metadata version V5, bodyLength 0.
-std::vector<uint8_t> EncodeSchemaMessage(const Schema& schema);
+/// The fields listed in `dictionary_fields` are written dictionary-encoded (Higgins' writers
+/// never encode; tests and benchmarks use this to write what other implementations write).
+std::vector<uint8_t> EncodeSchemaMessage(const Schema& schema,
+                                         std::span<const DictionaryField> dictionary_fields = {});
 
 /// Message flatbuffer holding a RecordBatch header with `body_length`.
 std::vector<uint8_t> EncodeRecordBatchMessage(const RecordBatchHeader& header, int64_t body_length);
 
+/// Message flatbuffer holding a DictionaryBatch of `id` whose data is `header`.
+std::vector<uint8_t> EncodeDictionaryBatchMessage(int64_t id, bool is_delta,
+                                                  const RecordBatchHeader& header,
+                                                  int64_t body_length);
+
 /// Footer flatbuffer (the bytes between the stream and the footer length).
-std::vector<uint8_t> EncodeFooter(const Schema& schema, std::span<const FileBlock> record_batches);
+std::vector<uint8_t> EncodeFooter(const Schema& schema, std::span<const FileBlock> record_batches,
+                                  std::span<const FileBlock> dictionaries = {},
+                                  std::span<const DictionaryField> dictionary_fields = {});
 
 /// Verifies and decodes a Message flatbuffer. `bytes` must start at an 8-byte aligned address
 /// (FlatBuffers reads scalars in place); trailing padding is fine.
@@ -82,12 +108,12 @@ std::vector<uint8_t> EncodeFooter(const Schema& schema, std::span<const FileBloc
 /// NotSupported (metadata version older than V4 or newer than V5, big-endian schema, an
 /// unsupported type naming the field, tensors, unknown compression codec), ResourceExhausted
 /// (bodyLength above limits.max_body_bytes, more than limits.max_fields fields, a RecordBatch
-/// length above limits.max_batch_rows). Strings (field names, custom metadata, time zones) must
-/// be valid UTF-8: Corruption naming the string otherwise.
+/// length above limits.max_batch_rows, also for a DictionaryBatch's data). Strings (field names,
+/// custom metadata, time zones) must be valid UTF-8: Corruption naming the string otherwise.
 Result<MessageMetadata> DecodeMessage(std::span<const uint8_t> bytes, const IpcLimits& limits);
 
 /// Verifies and decodes a Footer flatbuffer (same alignment requirement and error kinds as
-/// DecodeMessage). A footer listing dictionaries is NotSupported; a missing schema is Corruption.
+/// DecodeMessage). A missing schema is Corruption.
 Result<FooterMetadata> DecodeFooter(std::span<const uint8_t> bytes, const IpcLimits& limits);
 
 }  // namespace higgins::arrow::ipc

@@ -4,9 +4,9 @@
 
 #include <functional>
 
-#include "higgins/arrow/ipc/reader.h"
 #include "arrow/ipc/test_util.h"
 #include "format_generated.h"
+#include "higgins/arrow/ipc/reader.h"
 
 namespace higgins::arrow::ipc {
 namespace {
@@ -133,16 +133,101 @@ TEST(MetadataTest, Decimal256IsNotSupported) {
       StatusCode::kNotSupported, "field 'd': type Decimal with bitWidth 256 is not supported");
 }
 
-TEST(MetadataTest, DictionaryEncodedFieldIsNotSupported) {
+TEST(MetadataTest, DictionaryEncodedFieldDecodesToItsValueType) {
   auto decoded = Decode(SchemaMessageWith([](fb::FlatBufferBuilder& fbb) {
     const auto name = fbb.CreateString("dict0");
     const auto type = fbs::CreateUtf8(fbb).Union();
-    const auto index = fbs::CreateInt(fbb, 32, true);
-    const auto dictionary = fbs::CreateDictionaryEncoding(fbb, 0, index);
+    const auto index = fbs::CreateInt(fbb, 16, false);
+    const auto dictionary = fbs::CreateDictionaryEncoding(fbb, 42, index);
     return fbs::CreateField(fbb, name, true, fbs::Type_Utf8, type, dictionary);
   }));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(*decoded->schema, Schema({Field("dict0", DataType::Utf8())}));
+  EXPECT_EQ(decoded->dictionary_fields,
+            (std::vector<DictionaryField>{{0, 42, DataType::UInt16()}}));
+}
+
+TEST(MetadataTest, DictionaryWithoutIndexTypeHasInt32Indices) {
+  auto decoded = Decode(SchemaMessageWith([](fb::FlatBufferBuilder& fbb) {
+    const auto name = fbb.CreateString("d");
+    const auto type = fbs::CreateBinary(fbb).Union();
+    const auto dictionary = fbs::CreateDictionaryEncoding(fbb, 1);
+    return fbs::CreateField(fbb, name, true, fbs::Type_Binary, type, dictionary);
+  }));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->dictionary_fields, (std::vector<DictionaryField>{{0, 1, DataType::Int32()}}));
+}
+
+TEST(MetadataTest, DictionaryIndexTypeOfBadWidthIsCorruption) {
+  auto decoded = Decode(SchemaMessageWith([](fb::FlatBufferBuilder& fbb) {
+    const auto name = fbb.CreateString("d");
+    const auto type = fbs::CreateUtf8(fbb).Union();
+    const auto dictionary = fbs::CreateDictionaryEncoding(fbb, 1, fbs::CreateInt(fbb, 12, true));
+    return fbs::CreateField(fbb, name, true, fbs::Type_Utf8, type, dictionary);
+  }));
+  ExpectStatus(decoded, StatusCode::kCorruption,
+               "field 'd': dictionary index type Int has bitWidth 12");
+}
+
+TEST(MetadataTest, DictionaryOfANestedTypeIsNotSupported) {
+  auto decoded = Decode(SchemaMessageWith([](fb::FlatBufferBuilder& fbb) {
+    const auto name = fbb.CreateString("tags");
+    const auto type = fbs::CreateList(fbb).Union();
+    const auto dictionary = fbs::CreateDictionaryEncoding(fbb, 1);
+    return fbs::CreateField(fbb, name, true, fbs::Type_List, type, dictionary);
+  }));
   ExpectStatus(decoded, StatusCode::kNotSupported,
-               "field 'dict0': dictionary-encoded type Utf8 is not supported");
+               "field 'tags': dictionary-encoded type List is not supported: dictionary values "
+               "must have a flat type (nested types, and the dictionaries nested in them, are not "
+               "supported)");
+}
+
+TEST(MetadataTest, FieldsSharingADictionaryWithDifferentValueTypesIsCorruption) {
+  const Schema schema({Field("a", DataType::Utf8()), Field("b", DataType::Int64())});
+  const std::vector<DictionaryField> fields = {{0, 3, DataType::Int8()}, {1, 3, DataType::Int8()}};
+  ExpectStatus(Decode(EncodeSchemaMessage(schema, fields)), StatusCode::kCorruption,
+               "fields 'a' and 'b' share dictionary id 3 but their value types differ (utf8, "
+               "int64)");
+}
+
+TEST(MetadataTest, DictionaryBatchMessageRoundTrips) {
+  RecordBatchHeader header;
+  header.length = 3;
+  header.nodes = {{3, 0}};
+  header.buffers = {{0, 0}, {0, 16}, {16, 8}};
+  auto decoded = Decode(EncodeDictionaryBatchMessage(9, /*is_delta=*/true, header, 24));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->kind, MessageKind::kDictionaryBatch);
+  EXPECT_EQ(decoded->dictionary_id, 9);
+  EXPECT_TRUE(decoded->is_delta);
+  EXPECT_EQ(decoded->body_length, 24);
+  EXPECT_EQ(decoded->batch.length, 3);
+  EXPECT_EQ(decoded->batch.nodes, header.nodes);
+  EXPECT_EQ(decoded->batch.buffers, header.buffers);
+}
+
+TEST(MetadataTest, DictionaryBatchAboveTheRowLimitIsResourceExhausted) {
+  RecordBatchHeader header;
+  header.length = 11;
+  IpcLimits limits;
+  limits.max_batch_rows = 10;
+  ExpectStatus(Decode(EncodeDictionaryBatchMessage(0, false, header, 0), limits),
+               StatusCode::kResourceExhausted,
+               "dictionary batch of 11 rows exceeds the limit of 10");
+}
+
+TEST(MetadataTest, FooterListsDictionaryBlocksAndFields) {
+  const std::vector<FileBlock> batches = {{64, 120, 16}};
+  const std::vector<FileBlock> dictionaries = {{8, 56, 8}};
+  const std::vector<DictionaryField> fields = {{1, 0, DataType::Int32()}};
+  const Buffer footer =
+      Buffer::Copy(EncodeFooter(*testing::SimpleSchema(), batches, dictionaries, fields));
+  auto decoded = DecodeFooter(footer.span(), IpcLimits{});
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(*decoded->schema, *testing::SimpleSchema());
+  EXPECT_EQ(decoded->dictionary_fields, fields);
+  EXPECT_EQ(decoded->dictionaries, dictionaries);
+  EXPECT_EQ(decoded->record_batches, batches);
 }
 
 TEST(MetadataTest, PrimitiveWithChildrenIsNotSupported) {
@@ -263,19 +348,6 @@ TEST(MetadataTest, TruncatedOrGarbageFlatbufferIsCorruption) {
   }
   std::vector<uint8_t> garbage(message.size(), 0x5A);
   EXPECT_EQ(Decode(garbage).status().code(), StatusCode::kCorruption);
-}
-
-TEST(MetadataTest, DictionaryBatchMessageIsNotSupportedByTheStreamReader) {
-  fb::FlatBufferBuilder fbb;
-  const auto data = fbs::CreateRecordBatch(fbb, 0);
-  const auto dictionary = fbs::CreateDictionaryBatch(fbb, 0, data);
-  fbb.Finish(fbs::CreateMessage(fbb, fbs::MetadataVersion_V5, fbs::MessageHeader_DictionaryBatch,
-                                dictionary.Union()));
-  std::vector<uint8_t> stream;
-  testing::AppendFramed(EncodeSchemaMessage(*testing::SimpleSchema()), {}, stream);
-  testing::AppendFramed({fbb.GetBufferPointer(), fbb.GetSize()}, {}, stream);
-  auto read = ReadStream(testing::ToBuffer(stream));
-  EXPECT_EQ(read.status().code(), StatusCode::kNotSupported) << read.status().ToString();
 }
 
 }  // namespace

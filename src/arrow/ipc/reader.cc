@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "arrow/ipc/batch_loader.h"
+#include "arrow/ipc/dictionary_memo.h"
 #include "arrow/ipc/framing.h"
 #include "arrow/ipc/metadata.h"
 #include "arrow/ipc/stream_decoder.h"
@@ -56,14 +57,13 @@ Result<MessageMetadata> DecodeFramed(const Buffer& file, int64_t offset,
   return DecodeMessage(metadata.span(), limits);
 }
 
-// The record batch message of `block` (the footer's `index`th, for messages), checked against
-// the block: 8-byte aligned, inside the data section (which ends at `footer_start`), and
+// The message of `block` (named `name` in errors: "footer block 3"), of kind `kind`, checked
+// against the block: 8-byte aligned, inside the data section (which ends at `footer_start`), and
 // spanning exactly metaDataLength bytes of prefix and padded metadata (a metaDataLength that
 // disagrees would make the body be read from the wrong place).
 Result<MessageMetadata> ReadBlockMessage(const Buffer& file, int64_t footer_start,
-                                         const FileBlock& block, size_t index,
-                                         const IpcLimits& limits) {
-  const std::string name = "footer block " + std::to_string(index);
+                                         const FileBlock& block, const std::string& name,
+                                         MessageKind kind, const IpcLimits& limits) {
   const std::string where = name + " (offset " + std::to_string(block.offset) +
                             ", metaDataLength " + std::to_string(block.metadata_length) +
                             ", bodyLength " + std::to_string(block.body_length) + ")";
@@ -88,8 +88,10 @@ Result<MessageMetadata> ReadBlockMessage(const Buffer& file, int64_t footer_star
   }
   auto message = DecodeFramed(file, block.offset, framed, limits);
   if (!message.ok()) return message.status().WithContext(name);
-  if (message->kind != MessageKind::kRecordBatch) {
-    return Status::Corruption(where + " does not hold a record batch message");
+  if (message->kind != kind) {
+    return Status::Corruption(
+        where + " does not hold a " +
+        (kind == MessageKind::kRecordBatch ? "record batch" : "dictionary batch") + " message");
   }
   if (message->body_length != block.body_length) {
     return Status::Corruption(where + " disagrees with its message's bodyLength " +
@@ -98,9 +100,15 @@ Result<MessageMetadata> ReadBlockMessage(const Buffer& file, int64_t footer_star
   return message;
 }
 
+// The body of the message `block` locates (checked by ReadBlockMessage).
+Buffer BlockBody(const Buffer& file, const FileBlock& block) {
+  return file.Slice(static_cast<size_t>(block.offset + block.metadata_length),
+                    static_cast<size_t>(block.body_length));
+}
+
 // If the data section starts with a schema message, it must match the footer's schema. Files
 // without one (apache-arrow JS writes none) and undecodable prefixes are left to the blocks.
-Status CheckLeadingSchema(const Buffer& file, int64_t footer_start, const Schema& footer_schema,
+Status CheckLeadingSchema(const Buffer& file, int64_t footer_start, const FooterMetadata& footer,
                           const IpcLimits& limits) {
   if (footer_start < kFileHeaderSize + kMessagePrefixSize) return Status::OK();
   auto framed = ReadPrefix(file, kFileHeaderSize);
@@ -109,7 +117,8 @@ Status CheckLeadingSchema(const Buffer& file, int64_t footer_start, const Schema
   }
   auto message = DecodeFramed(file, kFileHeaderSize, *framed, limits);
   if (!message.ok() || message->kind != MessageKind::kSchema) return Status::OK();
-  if (!(*message->schema == footer_schema)) {
+  if (!(*message->schema == *footer.schema) ||
+      message->dictionary_fields != footer.dictionary_fields) {
     return Status::Corruption("the file's schema message differs from its footer schema");
   }
   return Status::OK();
@@ -159,18 +168,31 @@ Result<ReadResult> ReadFile(const Buffer& bytes, const ReadOptions& options) {
       Aligned(bytes.Slice(static_cast<size_t>(footer_start), static_cast<size_t>(footer_length)));
   auto footer = DecodeFooter(footer_bytes.span(), options.limits);
   if (!footer.ok()) return footer.status().WithContext("file footer");
-  HIGGINS_RETURN_IF_ERROR(CheckLeadingSchema(bytes, footer_start, *footer->schema, options.limits));
+  HIGGINS_RETURN_IF_ERROR(CheckLeadingSchema(bytes, footer_start, *footer, options.limits));
+
+  // Every dictionary first, in footer order (deltas apply in that order): the file format does
+  // not require a dictionary to come before the batches that use it.
+  DictionaryMemo dictionaries(footer->schema, footer->dictionary_fields);
+  for (size_t i = 0; i < footer->dictionaries.size(); ++i) {
+    const FileBlock& block = footer->dictionaries[i];
+    const std::string name = "footer dictionary block " + std::to_string(i);
+    auto message = ReadBlockMessage(bytes, footer_start, block, name, MessageKind::kDictionaryBatch,
+                                    options.limits);
+    if (!message.ok()) return message.status();
+    const Status st = dictionaries.ApplyDictionaryBatch(*message, BlockBody(bytes, block), options,
+                                                        /*replacement_allowed=*/false);
+    if (!st.ok()) return st.WithContext(name);
+  }
 
   ReadResult result;
   result.schema = footer->schema;
   result.batches.reserve(footer->record_batches.size());
   for (size_t i = 0; i < footer->record_batches.size(); ++i) {
     const FileBlock& block = footer->record_batches[i];
-    auto message = ReadBlockMessage(bytes, footer_start, block, i, options.limits);
+    auto message = ReadBlockMessage(bytes, footer_start, block, "footer block " + std::to_string(i),
+                                    MessageKind::kRecordBatch, options.limits);
     if (!message.ok()) return message.status();
-    const Buffer body = bytes.Slice(static_cast<size_t>(block.offset + block.metadata_length),
-                                    static_cast<size_t>(block.body_length));
-    auto batch = LoadRecordBatch(result.schema, message->batch, body, options);
+    auto batch = dictionaries.DecodeRecordBatch(message->batch, BlockBody(bytes, block), options);
     if (!batch.ok()) return batch.status().WithContext("record batch " + std::to_string(i));
     result.batches.push_back(std::move(batch).value());
   }

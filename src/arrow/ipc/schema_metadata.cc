@@ -1,4 +1,5 @@
 #include <array>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -95,13 +96,21 @@ std::pair<fbs::Type, fb::Offset<void>> BuildType(fb::FlatBufferBuilder& fbb, con
   return {fbs::Type_Null, fbs::CreateNull(fbb).Union()};
 }
 
-fb::Offset<fbs::Field> BuildField(fb::FlatBufferBuilder& fbb, const Field& field) {
+fb::Offset<fbs::Field> BuildField(fb::FlatBufferBuilder& fbb, const Field& field,
+                                  const DictionaryField* dictionary) {
   const auto name = fbb.CreateString(field.name);
   const auto [tag, type] = BuildType(fbb, field.type);
+  fb::Offset<fbs::DictionaryEncoding> encoding = 0;
+  if (dictionary != nullptr) {
+    const DataType& index = dictionary->index_type;
+    const auto index_type =
+        fbs::CreateInt(fbb, static_cast<int32_t>(index.bit_width()), index.is_signed_integer());
+    encoding = fbs::CreateDictionaryEncoding(fbb, dictionary->id, index_type);
+  }
   // Arrow C++ and JS both write an empty children vector for primitive types.
   const auto children = fbb.CreateVector(std::vector<fb::Offset<fbs::Field>>{});
   const auto metadata = BuildMetadata(fbb, field.metadata);
-  return fbs::CreateField(fbb, name, field.nullable, tag, type, 0, children, metadata);
+  return fbs::CreateField(fbb, name, field.nullable, tag, type, encoding, children, metadata);
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -229,8 +238,30 @@ Result<DataType> ParseType(const fbs::Field& field) {
   }
 }
 
-// Parses field number `index` of a schema (the index names it when its name is not UTF-8).
-Result<Field> ParseField(const fbs::Field& f, size_t index) {
+// The index type of a DictionaryEncoding: an Int table, signed int32 when absent (Schema.fbs).
+Result<DataType> ParseIndexType(const fbs::DictionaryEncoding& encoding) {
+  if (encoding.dictionaryKind() != fbs::DictionaryKind_DenseArray) {
+    return Status::NotSupported("dictionary kind " + std::to_string(encoding.dictionaryKind()) +
+                                " is not supported (only DenseArray is)");
+  }
+  const fbs::Int* index = encoding.indexType();
+  if (index == nullptr) return DataType::Int32();
+  const bool s = index->is_signed();
+  switch (index->bitWidth()) {
+    case 8: return s ? DataType::Int8() : DataType::UInt8();
+    case 16: return s ? DataType::Int16() : DataType::UInt16();
+    case 32: return s ? DataType::Int32() : DataType::UInt32();
+    case 64: return s ? DataType::Int64() : DataType::UInt64();
+    default:
+      return Status::Corruption("dictionary index type Int has bitWidth " +
+                                std::to_string(index->bitWidth()));
+  }
+}
+
+// Parses field number `index` of a schema (the index names it when its name is not UTF-8). A
+// dictionary-encoded field gets its value type; its encoding goes to `*dictionary`.
+Result<Field> ParseField(const fbs::Field& f, size_t index,
+                         std::optional<DictionaryField>* dictionary) {
   Field field;
   HIGGINS_ASSIGN_OR_RETURN(field.name,
                            ParseString(f.name(), "the name of field " + std::to_string(index)));
@@ -238,11 +269,20 @@ Result<Field> ParseField(const fbs::Field& f, size_t index) {
     return Status(st.code(), "field '" + field.name + "': " + st.message());
   };
   auto type = ParseType(f);
+  if (!type.ok() && f.dictionary() != nullptr &&
+      type.status().code() == StatusCode::kNotSupported) {
+    return in_field(Status::NotSupported(
+        "dictionary-encoded type " + TypeTagName(f.type_type()) +
+        " is not supported: dictionary values must have a flat type (nested types, and the "
+        "dictionaries nested in them, are not supported)"));
+  }
   if (!type.ok()) return in_field(type.status());
   field.type = std::move(type).value();
-  if (f.dictionary() != nullptr) {
-    return in_field(Status::NotSupported("dictionary-encoded type " + TypeTagName(f.type_type()) +
-                                         " is not supported"));
+  dictionary->reset();
+  if (const fbs::DictionaryEncoding* encoding = f.dictionary(); encoding != nullptr) {
+    auto index_type = ParseIndexType(*encoding);
+    if (!index_type.ok()) return in_field(index_type.status());
+    *dictionary = DictionaryField{index, encoding->id(), std::move(index_type).value()};
   }
   if (f.children() != nullptr && f.children()->size() != 0) {
     return in_field(Status::NotSupported("type " + TypeTagName(f.type_type()) +
@@ -255,18 +295,46 @@ Result<Field> ParseField(const fbs::Field& f, size_t index) {
   return field;
 }
 
+// Fields may share a dictionary (the same id), but then they share its value type too.
+Status CheckSharedDictionary(const std::vector<Field>& fields,
+                             const std::vector<DictionaryField>& earlier,
+                             const DictionaryField& added) {
+  for (const DictionaryField& other : earlier) {
+    if (other.id != added.id) continue;
+    const Field& a = fields[other.field_index];
+    const Field& b = fields[added.field_index];
+    if (!(a.type == b.type)) {
+      return Status::Corruption("fields '" + a.name + "' and '" + b.name +
+                                "' share dictionary id " + std::to_string(added.id) +
+                                " but their value types differ (" + a.type.ToString() + ", " +
+                                b.type.ToString() + ")");
+    }
+    break;
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
-fb::Offset<fbs::Schema> BuildSchema(fb::FlatBufferBuilder& fbb, const Schema& schema) {
+fb::Offset<fbs::Schema> BuildSchema(fb::FlatBufferBuilder& fbb, const Schema& schema,
+                                    std::span<const DictionaryField> dictionary_fields) {
   std::vector<fb::Offset<fbs::Field>> fields;
   fields.reserve(schema.num_fields());
-  for (const Field& field : schema.fields()) fields.push_back(BuildField(fbb, field));
+  for (size_t i = 0; i < schema.num_fields(); ++i) {
+    const DictionaryField* dictionary = nullptr;
+    for (const DictionaryField& d : dictionary_fields) {
+      if (d.field_index == i) dictionary = &d;
+    }
+    fields.push_back(BuildField(fbb, schema.field(i), dictionary));
+  }
   const auto field_vector = fbb.CreateVector(fields);
   const auto metadata = BuildMetadata(fbb, schema.metadata());
   return fbs::CreateSchema(fbb, fbs::Endianness_Little, field_vector, metadata);
 }
 
-Result<SchemaPtr> ParseSchema(const fbs::Schema& schema, const IpcLimits& limits) {
+Result<SchemaPtr> ParseSchema(const fbs::Schema& schema, const IpcLimits& limits,
+                              std::vector<DictionaryField>* dictionary_fields) {
+  dictionary_fields->clear();
   if (schema.endianness() == fbs::Endianness_Big) {
     return Status::NotSupported("big-endian Arrow data is not supported");
   }
@@ -281,9 +349,14 @@ Result<SchemaPtr> ParseSchema(const fbs::Schema& schema, const IpcLimits& limits
                                        std::to_string(limits.max_fields));
     }
     fields.reserve(entries->size());
+    std::optional<DictionaryField> dictionary;
     for (uint32_t i = 0; i < entries->size(); ++i) {
-      HIGGINS_ASSIGN_OR_RETURN(Field field, ParseField(*entries->Get(i), i));
+      HIGGINS_ASSIGN_OR_RETURN(Field field, ParseField(*entries->Get(i), i, &dictionary));
       fields.push_back(std::move(field));
+      if (dictionary) {
+        HIGGINS_RETURN_IF_ERROR(CheckSharedDictionary(fields, *dictionary_fields, *dictionary));
+        dictionary_fields->push_back(*dictionary);
+      }
     }
   }
   auto metadata = ParseMetadata(schema.custom_metadata());

@@ -5,11 +5,11 @@
 #include <string>
 #include <utility>
 
-#include "arrow/ipc/batch_loader.h"
+#include "arrow/ipc/dictionary_memo.h"
 #include "arrow/ipc/framing.h"
 #include "arrow/ipc/metadata.h"
-#include "higgins/buffer.h"
 #include "higgins/bit_util.h"
+#include "higgins/buffer.h"
 
 namespace higgins::arrow::ipc {
 namespace {
@@ -35,9 +35,11 @@ struct StreamDecoder::State {
   size_t buffered = 0;
   MessageMetadata message;  // metadata of the message whose body is awaited
   SchemaPtr schema;
+  DictionaryMemo dictionaries;  // per id, across the whole stream
   std::deque<Event> events;
   Status error;
   int64_t batches_decoded = 0;
+  int64_t dictionary_batches_decoded = 0;
 
   Status Fail(Status status) {
     step = Step::kFailed;
@@ -115,7 +117,10 @@ struct StreamDecoder::State {
         if (schema == nullptr) return Status::Corruption("record batch before the schema message");
         break;
       case MessageKind::kDictionaryBatch:
-        return Status::NotSupported("dictionary batches are not supported");
+        if (schema == nullptr) {
+          return Status::Corruption("dictionary batch before the schema message");
+        }
+        break;
     }
     step = Step::kBody;
     need = static_cast<size_t>(message.body_length);
@@ -124,16 +129,31 @@ struct StreamDecoder::State {
 
   Status OnBody() {
     const Buffer body = Take(need);
-    if (message.kind == MessageKind::kSchema) {
-      schema = std::move(message.schema);
-      events.push_back({EventKind::kSchema, RecordBatch()});
-    } else {
-      auto batch = LoadRecordBatch(schema, message.batch, body, options);
-      if (!batch.ok()) {
-        return batch.status().WithContext("record batch " + std::to_string(batches_decoded));
+    switch (message.kind) {
+      case MessageKind::kSchema:
+        schema = message.schema;
+        dictionaries =
+            DictionaryMemo(std::move(message.schema), std::move(message.dictionary_fields));
+        events.push_back({EventKind::kSchema, RecordBatch()});
+        break;
+      case MessageKind::kDictionaryBatch: {
+        const Status st = dictionaries.ApplyDictionaryBatch(message, body, options,
+                                                            /*replacement_allowed=*/true);
+        if (!st.ok()) {
+          return st.WithContext("dictionary batch " + std::to_string(dictionary_batches_decoded));
+        }
+        ++dictionary_batches_decoded;
+        break;
       }
-      ++batches_decoded;
-      events.push_back({EventKind::kRecordBatch, std::move(batch).value()});
+      case MessageKind::kRecordBatch: {
+        auto batch = dictionaries.DecodeRecordBatch(message.batch, body, options);
+        if (!batch.ok()) {
+          return batch.status().WithContext("record batch " + std::to_string(batches_decoded));
+        }
+        ++batches_decoded;
+        events.push_back({EventKind::kRecordBatch, std::move(batch).value()});
+        break;
+      }
     }
     message = MessageMetadata();
     step = Step::kPrefix;

@@ -23,14 +23,20 @@ bool LooksLikeIpc(std::string_view bytes);
 
 /// Decodes a complete Arrow IPC stream (Columnar.rst "IPC Streaming Format") held in `bytes`.
 /// Accepts the continuation-marker framing and the legacy (pre-0.15) framing, a missing
-/// end-of-stream marker, and LZ4-frame/ZSTD compressed bodies. Batches are zero-copy views into
-/// `bytes` where the body is uncompressed. Errors: Corruption for malformed bytes; NotSupported
-/// naming the field and type for types Higgins does not implement (lists, structs, unions, maps,
-/// intervals, dictionaries, decimal256, views, ...); ResourceExhausted for limit violations.
+/// end-of-stream marker, and LZ4-frame/ZSTD compressed bodies. Dictionary-encoded fields
+/// (replacement and delta dictionaries included) decode to their plain value type, in the schema
+/// and in the batches (docs/arrow-ipc.md, "Dictionary-encoded fields"). Batches are zero-copy
+/// views into `bytes` where the body is uncompressed and not dictionary-encoded. Errors:
+/// Corruption for malformed bytes (dictionary indices out of range, unknown dictionary ids,
+/// deltas before their base included); NotSupported naming the field and type for types Higgins
+/// does not implement (lists, structs, unions, maps, intervals, decimal256, views, ...);
+/// ResourceExhausted for limit violations.
 Result<ReadResult> ReadStream(const Buffer& bytes, const ReadOptions& options = {});
 
 /// Decodes an Arrow IPC file ("ARROW1" magic, footer with record batch blocks). The schema comes
 /// from the footer (files without a leading schema message, as apache-arrow JS writes, are fine).
+/// The footer's dictionary blocks are applied first, in footer order (deltas append; a second
+/// non-delta dictionary for an id is Corruption, as the file format allows no replacement).
 Result<ReadResult> ReadFile(const Buffer& bytes, const ReadOptions& options = {});
 
 /// Decodes one encapsulated RecordBatch message (continuation marker, int32 metadata size,
