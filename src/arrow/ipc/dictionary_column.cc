@@ -44,6 +44,7 @@ Result<int64_t> CheckIndices(const Array& indices, const Array& dictionary, std:
   return data_bytes;
 }
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (rows, bytes, limit), named at each call
 Status CheckResultSize(const DataType& type, int64_t rows, int64_t data_bytes, int64_t limit) {
   switch (type.layout()) {
     case Layout::kNull: return Status::OK();

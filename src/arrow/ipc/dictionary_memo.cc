@@ -119,8 +119,10 @@ Result<RecordBatch> DictionaryMemo::DecodeRecordBatch(const RecordBatchHeader& h
     if (!entry.values) {
       // Nothing to look up while every slot is null (or there are no rows).
       if (indices.null_count() != indices.length()) {
-        return Status::Corruption("field '" + name + "' uses " + dictionary +
-                                  " before any dictionary batch defined it");
+        std::string message = "field '" + name + "' uses ";
+        message += dictionary;
+        message += " before any dictionary batch defined it";
+        return Status::Corruption(std::move(message));
       }
       columns[f.field_index] = MakeNullArray(schema_->field(f.field_index).type, indices.length());
       continue;

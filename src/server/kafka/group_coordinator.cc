@@ -325,6 +325,7 @@ GroupCoordinator::ErrorCode GroupCoordinator::Heartbeat(const std::string& group
   return ErrorCode::kNone;
 }
 
+// NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (group, member), as every group call
 GroupCoordinator::ErrorCode GroupCoordinator::Leave(const std::string& group_id,
                                                     const std::string& member_id,
                                                     Clock::time_point now) {

@@ -52,9 +52,10 @@ std::string OffsetStore::EncodeRecord(std::string_view group, const std::vector<
   const std::string_view payload = std::string_view(record).substr(kRecordHeaderBytes);
   const auto length = static_cast<uint32_t>(record.size() - 4);
   const uint32_t crc = higgins::kafka::Crc32c(payload);
-  for (int i = 0; i < 4; ++i) {
-    record[static_cast<size_t>(i)] = static_cast<char>(length >> (24 - 8 * i));
-    record[static_cast<size_t>(4 + i)] = static_cast<char>(crc >> (24 - 8 * i));
+  for (size_t i = 0; i < 4; ++i) {
+    const size_t shift = 24 - 8 * i;
+    record[i] = static_cast<char>(length >> shift);
+    record[4 + i] = static_cast<char>(crc >> shift);
   }
   return record;
 }
