@@ -9,6 +9,7 @@
 
 #include "derived_lag.h"
 #include "derived_throughput.h"
+#include "kafka_bench.h"
 #include "load_runner.h"
 #include "report_util.h"
 #include "s3_bench.h"
@@ -355,7 +356,32 @@ int Main(int argc, char** argv) {
           CLI::Range(1u, 60'000u));
   Checked(s3_cmd, "--queries", s3b.queries, "point queries of each read measurement",
           CLI::Range(1u, 1'000'000u));
+  higgins::bench::KafkaBenchOptions kb;
+  auto* kafka_cmd = app.add_subcommand(
+      "kafka",
+      "the Kafka listener with librdkafka beside the native protocol, against a broker it "
+      "starts: produce and consume records/s, produce->consume latency");
+  kafka_cmd->fallthrough();
+  kafka_cmd->add_option("--broker", kb.broker_path, "the higgins binary to start");
+  kafka_cmd->add_option("--broker-arg", kb.broker_args,
+                        "an extra flag for the started broker (repeatable)");
+  Checked(kafka_cmd, "--storage", kb.storage, "storage of the streams",
+          CLI::IsMember({"memory", "file"}));
+  Checked(kafka_cmd, "--records", kb.records, "records of each throughput phase",
+          CLI::Range(uint64_t{1}, uint64_t{100'000'000}));
+  Checked(kafka_cmd, "--record-bytes", kb.record_bytes, "about this many bytes of JSON per record",
+          CLI::Range(48u, 1'000'000u));
+  Checked(kafka_cmd, "--batch", kb.batch, "native: records per produce request",
+          CLI::Range(1u, 100'000u));
+  Checked(kafka_cmd, "--in-flight", kb.in_flight, "native: requests in flight",
+          CLI::Range(1u, 1024u));
+  Checked(kafka_cmd, "--latency-rate", kb.latency_rate, "records/s of the latency phase",
+          CLI::Range(1.0, 1e6));
   CLI11_PARSE(app, argc, argv);
+  if (*kafka_cmd) {
+    kb.json = f.json;
+    return higgins::bench::RunKafkaBench(kb);
+  }
   if (*s3_cmd) {
     s3b.json = f.json;
     return higgins::bench::RunS3Bench(s3b);

@@ -1,0 +1,304 @@
+#include "kafka_bench.h"
+
+#include <librdkafka/rdkafka.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "higgins/client.h"
+#include "server_process.h"
+
+namespace higgins::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+uint16_t FreePort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof(address);
+  uint16_t port = 0;
+  if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0 &&
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
+    port = ntohs(address.sin_port);
+  }
+  if (fd >= 0) ::close(fd);
+  return port;  // 0 (none found): the broker starts without Kafka, and the Kafka phases fail
+}
+
+/// One JSON record of about `bytes` bytes: {"id":"k<i % keys>","n":<i>,"payload":"xxx..."}.
+std::string Record(uint64_t i, const KafkaBenchOptions& o, std::string* key) {
+  *key = "k" + std::to_string(i % o.keys);
+  std::string out = "{\"id\":\"" + *key + "\",\"n\":" + std::to_string(i) + ",\"payload\":\"";
+  const size_t target = o.record_bytes > out.size() + 2 ? o.record_bytes - out.size() - 2 : 1;
+  out.append(target, 'x');
+  out += "\"}";
+  return out;
+}
+
+double Seconds(Clock::time_point from) {
+  return std::chrono::duration<double>(Clock::now() - from).count();
+}
+
+bool Fail(const std::string& what) {
+  std::fprintf(stderr, "higgins-bench kafka: %s\n", what.c_str());
+  return false;
+}
+
+void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void*);
+
+/// A librdkafka handle with `settings` (a producer reports deliveries to OnDelivery); null, and
+/// a message, on a bad setting.
+rd_kafka_t* NewHandle(rd_kafka_type_t type,
+                      const std::vector<std::pair<std::string, std::string>>& settings) {
+  char error[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  if (type == RD_KAFKA_PRODUCER) rd_kafka_conf_set_dr_msg_cb(conf, OnDelivery);
+  for (const auto& [name, value] : settings) {
+    if (rd_kafka_conf_set(conf, name.c_str(), value.c_str(), error, sizeof(error)) !=
+        RD_KAFKA_CONF_OK) {
+      Fail(name + ": " + error);
+      rd_kafka_conf_destroy(conf);
+      return nullptr;
+    }
+  }
+  rd_kafka_t* handle = rd_kafka_new(type, conf, error, sizeof(error));
+  if (handle == nullptr) Fail(error);
+  return handle;
+}
+
+std::atomic<uint64_t> g_delivered{0};
+std::atomic<uint64_t> g_failed{0};
+
+void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void*) {
+  if (message->err) {
+    ++g_failed;
+  } else {
+    ++g_delivered;
+  }
+}
+
+bool NativeProduce(Client& client, const KafkaBenchOptions& o, double* rate) {
+  std::deque<Pending<ProduceResult>> in_flight;
+  std::string key;
+  const auto start = Clock::now();
+  for (uint64_t first = 0; first < o.records; first += o.batch) {
+    std::string ndjson;
+    for (uint64_t i = first; i < std::min<uint64_t>(o.records, first + o.batch); ++i) {
+      ndjson += Record(i, o, &key);
+      ndjson.push_back('\n');
+    }
+    if (in_flight.size() >= o.in_flight) {
+      auto done = in_flight.front().Get();
+      in_flight.pop_front();
+      if (!done.ok()) return Fail("native produce: " + done.status().ToString());
+    }
+    in_flight.push_back(client.ProduceJsonAsync("kb_native", ndjson));
+  }
+  for (auto& p : in_flight) {
+    auto done = p.Get();
+    if (!done.ok()) return Fail("native produce: " + done.status().ToString());
+  }
+  *rate = static_cast<double>(o.records) / Seconds(start);
+  return true;
+}
+
+bool KafkaProduce(const std::string& bootstrap, const KafkaBenchOptions& o, double* rate) {
+  rd_kafka_t* producer = NewHandle(RD_KAFKA_PRODUCER, {{"bootstrap.servers", bootstrap},
+                                                       {"linger.ms", "5"},
+                                                       {"batch.num.messages", "10000"},
+                                                       {"queue.buffering.max.messages", "2000000"},
+                                                       {"queue.buffering.max.kbytes", "2097151"},
+                                                       {"acks", "all"}});
+  if (producer == nullptr) return false;
+  rd_kafka_topic_t* topic = rd_kafka_topic_new(producer, "kb_kafka", nullptr);
+  g_delivered = 0;
+  g_failed = 0;
+  std::string key;
+  const auto start = Clock::now();
+  for (uint64_t i = 0; i < o.records; ++i) {
+    std::string value = Record(i, o, &key);
+    while (rd_kafka_produce(topic, 0, RD_KAFKA_MSG_F_COPY, value.data(), value.size(), key.data(),
+                            key.size(), nullptr) != 0) {
+      rd_kafka_poll(producer, 1);  // the local queue is full: let deliveries drain it
+    }
+    if (i % 1000 == 0) rd_kafka_poll(producer, 0);
+  }
+  rd_kafka_flush(producer, 120'000);
+  *rate = static_cast<double>(g_delivered.load()) / Seconds(start);
+  const bool ok = g_delivered == o.records && g_failed == 0;
+  rd_kafka_topic_destroy(topic);
+  rd_kafka_destroy(producer);
+  if (!ok) {
+    return Fail("Kafka produce: " + std::to_string(g_delivered.load()) + " delivered, " +
+                std::to_string(g_failed.load()) + " failed");
+  }
+  return true;
+}
+
+rd_kafka_t* Consumer(const std::string& bootstrap, int64_t from) {
+  rd_kafka_t* consumer = NewHandle(RD_KAFKA_CONSUMER, {{"bootstrap.servers", bootstrap},
+                                                       {"group.id", "kb"},
+                                                       {"enable.auto.commit", "false"},
+                                                       {"fetch.wait.max.ms", "10"}});
+  if (consumer == nullptr) return nullptr;
+  rd_kafka_poll_set_consumer(consumer);
+  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(list, "kb_kafka", 0)->offset = from;
+  rd_kafka_assign(consumer, list);
+  rd_kafka_topic_partition_list_destroy(list);
+  return consumer;
+}
+
+bool KafkaConsume(const std::string& bootstrap, const KafkaBenchOptions& o, double* rate) {
+  rd_kafka_t* consumer = Consumer(bootstrap, 0);
+  if (consumer == nullptr) return false;
+  uint64_t seen = 0;
+  const auto start = Clock::now();
+  while (seen < o.records && Seconds(start) < 120) {
+    rd_kafka_message_t* message = rd_kafka_consumer_poll(consumer, 100);
+    if (message == nullptr) continue;
+    if (!message->err) ++seen;
+    rd_kafka_message_destroy(message);
+  }
+  *rate = static_cast<double>(seen) / Seconds(start);
+  rd_kafka_consumer_close(consumer);
+  rd_kafka_destroy(consumer);
+  if (seen < o.records) return Fail("Kafka consume: read " + std::to_string(seen) + " records");
+  return true;
+}
+
+bool Latency(const std::string& bootstrap, const KafkaBenchOptions& o, uint64_t end,
+             std::vector<double>* latencies_ms) {
+  rd_kafka_t* consumer = Consumer(bootstrap, static_cast<int64_t>(end));
+  rd_kafka_t* producer =
+      NewHandle(RD_KAFKA_PRODUCER, {{"bootstrap.servers", bootstrap}, {"linger.ms", "0"}});
+  if (consumer == nullptr || producer == nullptr) return false;
+  rd_kafka_topic_t* topic = rd_kafka_topic_new(producer, "kb_kafka", nullptr);
+  const auto total = static_cast<uint64_t>(o.latency_rate * o.latency_seconds);
+  std::atomic<bool> done{false};
+  std::thread reader([&] {
+    while (latencies_ms->size() < total && !done) {
+      rd_kafka_message_t* message = rd_kafka_consumer_poll(consumer, 100);
+      if (message == nullptr) continue;
+      if (!message->err && message->len > 0) {
+        // The value starts {"id":"t","n":<send time in ns since the clock's epoch>,...
+        const std::string value(static_cast<const char*>(message->payload), message->len);
+        const auto at = value.find("\"n\":");
+        const int64_t sent = std::stoll(value.substr(at + 4));
+        const int64_t now = Clock::now().time_since_epoch().count();
+        latencies_ms->push_back(static_cast<double>(now - sent) / 1e6);
+      }
+      rd_kafka_message_destroy(message);
+    }
+  });
+  // Let the consumer reach the end before the first record is sent.
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  const auto start = Clock::now();
+  const std::string key = "t";
+  const std::string padding(o.record_bytes > 40 ? o.record_bytes - 40 : 1, 'x');
+  for (uint64_t i = 0; i < total; ++i) {
+    std::this_thread::sleep_until(start + std::chrono::nanoseconds(static_cast<int64_t>(
+                                              1e9 * static_cast<double>(i) / o.latency_rate)));
+    const std::string value =
+        "{\"id\":\"t\",\"n\":" + std::to_string(Clock::now().time_since_epoch().count()) +
+        ",\"payload\":\"" + padding + "\"}";
+    std::string copy = value;  // librdkafka takes a non-const pointer (and copies: MSG_F_COPY)
+    rd_kafka_produce(topic, 0, RD_KAFKA_MSG_F_COPY, copy.data(), copy.size(),
+                     const_cast<char*>(key.data()), key.size(), nullptr);
+    rd_kafka_poll(producer, 0);
+  }
+  rd_kafka_flush(producer, 30'000);
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  while (latencies_ms->size() < total && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  done = true;
+  reader.join();
+  rd_kafka_topic_destroy(topic);
+  rd_kafka_destroy(producer);
+  rd_kafka_consumer_close(consumer);
+  rd_kafka_destroy(consumer);
+  return latencies_ms->size() == total ||
+         Fail("latency: " + std::to_string(latencies_ms->size()) + " of " + std::to_string(total) +
+              " records came back");
+}
+
+double Percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  return values[std::min(values.size() - 1,
+                         static_cast<size_t>(p * static_cast<double>(values.size())))];
+}
+
+}  // namespace
+
+int RunKafkaBench(const KafkaBenchOptions& o) {
+  ServerProcess server;
+  const uint16_t kafka_port = FreePort();
+  std::vector<std::string> args = o.broker_args;
+  args.push_back("--kafka-port=" + std::to_string(kafka_port));
+  const std::string binary = o.broker_path.empty() ? DefaultBrokerPath() : o.broker_path;
+  if (Status s = StartBroker(&server, binary, args); !s.ok()) {
+    Fail(s.ToString());
+    return 1;
+  }
+  ClientOptions client_options;
+  client_options.port = server.port();
+  auto client = Client::Connect(client_options);
+  if (!client.ok()) {
+    Fail(client.status().ToString());
+    return 1;
+  }
+  const std::string storage = o.storage == "file" ? "[storage.disk]\ntype = \"file\"\n"
+                                                  : "[storage.memory]\ntype = \"memory\"\n";
+  const std::string config = storage +
+                             "[schema.kb]\nid = \"string\"\nn = \"int64\"\npayload = \"string\"\n"
+                             "[streams.kb_native]\nschema = \"kb\"\npartition_key = \"id\"\n"
+                             "[streams.kb_kafka]\nschema = \"kb\"\npartition_key = \"id\"\n";
+  if (Status s = (*client)->UploadConfiguration(config); !s.ok()) {
+    Fail(s.ToString());
+    return 1;
+  }
+  const std::string bootstrap = "127.0.0.1:" + std::to_string(kafka_port);
+  double native = 0, produce = 0, consume = 0;
+  std::vector<double> latencies;
+  if (!NativeProduce(**client, o, &native) || !KafkaProduce(bootstrap, o, &produce) ||
+      !KafkaConsume(bootstrap, o, &consume) || !Latency(bootstrap, o, o.records, &latencies)) {
+    std::fprintf(stderr, "broker log:\n%s\n", server.Log().c_str());
+    return 1;
+  }
+  const double p50 = Percentile(latencies, 0.50), p99 = Percentile(latencies, 0.99);
+  if (o.json) {
+    std::printf(
+        "{\"records\":%llu,\"record_bytes\":%u,\"storage\":\"%s\",\"native_produce\":%.0f,"
+        "\"kafka_produce\":%.0f,\"kafka_consume\":%.0f,\"produce_ratio\":%.3f,"
+        "\"latency_ms_p50\":%.3f,\"latency_ms_p99\":%.3f}\n",
+        static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str(), native,
+        produce, consume, produce / native, p50, p99);
+  } else {
+    std::printf("records: %llu of about %u bytes, %s storage\n",
+                static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str());
+    std::printf("native produce (batches of %u, %u in flight): %.0f records/s\n", o.batch,
+                o.in_flight, native);
+    std::printf("Kafka produce (librdkafka, linger 5 ms):       %.0f records/s (%.2fx native)\n",
+                produce, produce / native);
+    std::printf("Kafka consume (librdkafka, from offset 0):     %.0f records/s\n", consume);
+    std::printf("Kafka produce->consume latency at %.0f/s:     p50 %.2f ms, p99 %.2f ms\n",
+                o.latency_rate, p50, p99);
+  }
+  return 0;
+}
+
+}  // namespace higgins::bench
