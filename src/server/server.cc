@@ -49,24 +49,21 @@ asio::awaitable<void> Server::Accept() {
     asio::ip::tcp::socket socket =
         co_await acceptor_.async_accept(context, asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
-      std::lock_guard lock(mu_);
-      if (stopping_ || ec == asio::error::operation_aborted) co_return;
+      if (sessions_.stopping() || ec == asio::error::operation_aborted) co_return;
       spdlog::warn("accept failed: {}", ec.message());
       continue;
     }
     socket.set_option(asio::ip::tcp::no_delay(true), ec);
     auto session =
         std::make_shared<Session>(this, coalescers_[context_index].get(), std::move(socket));
-    {
-      std::lock_guard lock(mu_);
-      if (stopping_) co_return;
-      if (sessions_.size() >= options_.max_connections) {
-        spdlog::warn("connection refused: {} connections open, the limit", sessions_.size());
-        session->RejectAndClose("the broker has " + std::to_string(sessions_.size()) +
-                                " connections open, its limit (--max-connections)");
-        continue;
-      }
-      sessions_.insert(session);
+    size_t open = 0;
+    const auto admit = sessions_.Add(session, options_.max_connections, &open);
+    if (admit == SessionSet<Session>::Admit::kStopping) co_return;
+    if (admit == SessionSet<Session>::Admit::kFull) {
+      spdlog::warn("connection refused: {} connections open, the limit", open);
+      session->RejectAndClose("the broker has " + std::to_string(open) +
+                              " connections open, its limit (--max-connections)");
+      continue;
     }
     // Outside the lock: the session may run at once on this thread, and even end (Remove).
     session->Start();
@@ -74,44 +71,20 @@ asio::awaitable<void> Server::Accept() {
 }
 
 void Server::Remove(Session* session) {
-  std::function<void()> done;
-  {
-    std::lock_guard lock(mu_);
-    for (auto it = sessions_.begin(); it != sessions_.end(); ++it) {
-      if (it->get() == session) {
-        sessions_.erase(it);
-        break;
-      }
-    }
-    if (stopping_ && sessions_.empty() && on_stopped_) done = std::move(on_stopped_);
-  }
-  if (done) done();
+  sessions_.Remove(session);
 }
 
 void Server::Stop(std::function<void()> done) {
-  std::vector<std::shared_ptr<Session>> sessions;
-  std::function<void()> run_now;  // `done`, when no session is left to wait for
-  {
-    std::lock_guard lock(mu_);
-    stopping_ = true;
-    sessions.assign(sessions_.begin(), sessions_.end());
-    if (sessions.empty()) {
-      on_stopped_ = nullptr;
-      run_now = std::move(done);
-    } else {
-      on_stopped_ = std::move(done);
-    }
-  }
+  auto stopping = sessions_.Stop(std::move(done));
   asio::post(io_, [this] {
     asio::error_code ec;
     acceptor_.close(ec);
   });
-  for (auto& s : sessions) s->StopReading();
-  if (run_now) run_now();
+  for (auto& s : stopping.open) s->StopReading();
+  if (stopping.run_now) stopping.run_now();
 }
 
 size_t Server::connection_count() const {
-  std::lock_guard lock(mu_);
   return sessions_.size();
 }
 

@@ -13,6 +13,7 @@
 #include "higgins/result.h"
 #include "server/byte_budget.h"
 #include "server/request_handler.h"
+#include "server/session_set.h"
 
 namespace higgins::server {
 
@@ -80,11 +81,8 @@ class Server {
   std::shared_ptr<MemoryRelease> memory_release_;  // after connections close
   asio::ip::tcp::acceptor acceptor_;
   uint16_t port_ = 0;
-  mutable std::mutex mu_;
-  std::set<std::shared_ptr<Session>> sessions_;
+  SessionSet<Session> sessions_;
   std::atomic<uint64_t> next_connection_id_{1};  // a session's id: its subscription consumer id
-  bool stopping_ = false;
-  std::function<void()> on_stopped_;
 };
 
 }  // namespace higgins::server

@@ -57,21 +57,18 @@ asio::awaitable<void> KafkaListener::Accept() {
     asio::ip::tcp::socket socket =
         co_await acceptor_.async_accept(context, asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
-      std::lock_guard lock(mu_);
-      if (stopping_ || ec == asio::error::operation_aborted) co_return;
+      if (sessions_.stopping() || ec == asio::error::operation_aborted) co_return;
       spdlog::warn("Kafka listener: accept failed: {}", ec.message());
       continue;
     }
     socket.set_option(asio::ip::tcp::no_delay(true), ec);
     auto session = std::make_shared<KafkaSession>(this, std::move(socket), next_connection_id_++);
-    {
-      std::lock_guard lock(mu_);
-      if (stopping_) co_return;
-      if (sessions_.size() >= options_.max_connections) {
-        spdlog::warn("Kafka connection refused: {} connections open, the limit", sessions_.size());
-        continue;  // the session, never started, closes its socket
-      }
-      sessions_.insert(session);
+    size_t open = 0;
+    const auto admit = sessions_.Add(session, options_.max_connections, &open);
+    if (admit == SessionSet<KafkaSession>::Admit::kStopping) co_return;
+    if (admit == SessionSet<KafkaSession>::Admit::kFull) {
+      spdlog::warn("Kafka connection refused: {} connections open, the limit", open);
+      continue;  // the session, never started, closes its socket
     }
     // Outside the lock: the session may run at once on this thread, and even end (Remove).
     session->Start();
@@ -79,45 +76,22 @@ asio::awaitable<void> KafkaListener::Accept() {
 }
 
 void KafkaListener::Remove(KafkaSession* session) {
-  std::function<void()> done;
-  {
-    std::lock_guard lock(mu_);
-    for (auto it = sessions_.begin(); it != sessions_.end(); ++it) {
-      if (it->get() == session) {
-        sessions_.erase(it);
-        break;
-      }
-    }
-    if (stopping_ && sessions_.empty() && on_stopped_) done = std::move(on_stopped_);
-  }
   memory_release_->Schedule();
-  if (done) done();
+  sessions_.Remove(session);
 }
 
 void KafkaListener::Stop(std::function<void()> done) {
-  std::vector<std::shared_ptr<KafkaSession>> sessions;
-  std::function<void()> run_now;
-  {
-    std::lock_guard lock(mu_);
-    stopping_ = true;
-    sessions.assign(sessions_.begin(), sessions_.end());
-    if (sessions.empty()) {
-      run_now = std::move(done);
-    } else {
-      on_stopped_ = std::move(done);
-    }
-  }
+  auto stopping = sessions_.Stop(std::move(done));
   asio::post(io_, [this] {
     asio::error_code ec;
     acceptor_.close(ec);
     tick_.cancel();
   });
-  for (auto& s : sessions) s->StopReading();
-  if (run_now) run_now();
+  for (auto& s : stopping.open) s->StopReading();
+  if (stopping.run_now) stopping.run_now();
 }
 
 size_t KafkaListener::connection_count() const {
-  std::lock_guard lock(mu_);
   return sessions_.size();
 }
 

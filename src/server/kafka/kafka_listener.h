@@ -13,6 +13,7 @@
 
 #include "higgins/result.h"
 #include "server/byte_budget.h"
+#include "server/session_set.h"
 
 namespace higgins::server {
 
@@ -76,11 +77,8 @@ class KafkaListener {
   asio::ip::tcp::acceptor acceptor_;
   asio::steady_timer tick_;
   uint16_t port_ = 0;
-  mutable std::mutex mu_;
-  std::set<std::shared_ptr<KafkaSession>> sessions_;
+  SessionSet<KafkaSession> sessions_;
   std::atomic<uint64_t> next_connection_id_{1};
-  bool stopping_ = false;
-  std::function<void()> on_stopped_;
 };
 
 }  // namespace kafka
