@@ -132,7 +132,9 @@ TEST(RequestHeaderTest, SupportedVersionTable) {
   EXPECT_FALSE(IsSupported(ApiKey::kListOffsets, 3));
   EXPECT_TRUE(IsSupported(ApiKey::kJoinGroup, 0));
   EXPECT_FALSE(IsSupported(ApiKey::kJoinGroup, 6));  // flexible
-  EXPECT_FALSE(IsSupported(ApiKey::kInitProducerId, 0));
+  EXPECT_TRUE(IsSupported(ApiKey::kInitProducerId, 1));
+  EXPECT_FALSE(IsSupported(ApiKey::kInitProducerId, 2));  // flexible
+  EXPECT_FALSE(IsSupported(ApiKey::kDeleteTopics, 0));
   EXPECT_EQ(ApiKeyName(ApiKey::kListOffsets), "ListOffsets");
   EXPECT_EQ(ApiKeyName(static_cast<ApiKey>(-5)), "Unknown");
 }

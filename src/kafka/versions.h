@@ -28,14 +28,14 @@ inline constexpr ApiVersionRange kSupportedApis[] = {
     {ApiKey::kFetch, 4, 11},       // 4: record batches v2; 11: rack-aware (preferred replica)
     {ApiKey::kListOffsets, 1, 2},  // 2: isolation level
     {ApiKey::kMetadata, 1, 8},     // 1: null topics means all
-    {ApiKey::kOffsetCommit, 2, 7},
-    {ApiKey::kOffsetFetch, 1, 5},  // 6 and later are flexible
-    {ApiKey::kFindCoordinator, 0, 2},
-    {ApiKey::kJoinGroup, 0, 5},    // 4: MEMBER_ID_REQUIRED (KIP-394)
-    {ApiKey::kHeartbeat, 0, 3},
-    {ApiKey::kLeaveGroup, 0, 3},
-    {ApiKey::kSyncGroup, 0, 3},
-    {ApiKey::kApiVersions, 0, 3},  // 3: flexible
+    {ApiKey::kOffsetCommit, 2, 7},    {ApiKey::kOffsetFetch, 1, 5},  // 6 and later are flexible
+    {ApiKey::kFindCoordinator, 0, 2}, {ApiKey::kJoinGroup, 0, 5},    // 4: MEMBER_ID_REQUIRED
+                                                                     // (KIP-394)
+    {ApiKey::kHeartbeat, 0, 3},       {ApiKey::kLeaveGroup, 0, 3},  {ApiKey::kSyncGroup, 0, 3},
+    {ApiKey::kApiVersions, 0, 3},     // 3: flexible
+    {ApiKey::kCreateTopics, 0, 4},    // refused: topics are declared streams
+    {ApiKey::kInitProducerId, 0, 1},  // idempotent producers (not transactional ones)
+    {ApiKey::kDescribeConfigs, 0, 2},
 };
 
 /// The versions the codecs of this folder decode and encode, sorted by key: each row of
@@ -56,9 +56,9 @@ inline constexpr ApiVersionRange kCodecVersions[] = {
     {ApiKey::kLeaveGroup, 0, 3},       // 3: a batch of members
     {ApiKey::kSyncGroup, 0, 3},        // 3: group_instance_id
     {ApiKey::kApiVersions, 0, 3},      // served; 3 is flexible
-    {ApiKey::kCreateTopics, 0, 4},     // 1: validate_only
-    {ApiKey::kInitProducerId, 0, 1},   // idempotent and transactional producers
-    {ApiKey::kDescribeConfigs, 0, 2},  // 1: synonyms and config_source
+    {ApiKey::kCreateTopics, 0, 4},     // served; 1: validate_only
+    {ApiKey::kInitProducerId, 0, 1},   // served
+    {ApiKey::kDescribeConfigs, 0, 2},  // served; 1: synonyms and config_source
 };
 
 /// The advertised range for `key`, or nullopt if the broker does not implement it.

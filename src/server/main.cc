@@ -20,6 +20,7 @@
 #include "server/kafka/kafka_handler.h"
 #include "server/kafka/kafka_listener.h"
 #include "server/kafka/offset_store.h"
+#include "server/kafka/producer_ids.h"
 #include "server/request_handler.h"
 #include "server/server.h"
 
@@ -44,8 +45,9 @@ struct Flags {
   size_t max_subscriptions = 1'000;
   uint64_t visibility_timeout_ms = 30'000;
   uint32_t idle_timeout_s = 600;
-  uint16_t kafka_port = 9092;         // 0: no Kafka listener
-  std::string kafka_advertised_host;  // empty: the bind address (a wildcard: the host name)
+  uint16_t kafka_port = 9092;          // 0: no Kafka listener
+  std::string kafka_advertised_host;   // empty: the bind address (a wildcard: the host name)
+  uint16_t kafka_advertised_port = 0;  // 0: kafka_port
   higgins::server::ConnectionByteLimits byte_limits;
 };
 
@@ -129,10 +131,19 @@ int Run(const Flags& flags) {
   // The Kafka listener (docs/kafka.md), over the same broker and byte budget.
   higgins::server::kafka::KafkaHandlerOptions kafka_options;
   kafka_options.advertised_host = AdvertisedHost(flags);
-  kafka_options.advertised_port = flags.kafka_port;
+  kafka_options.advertised_port =
+      flags.kafka_advertised_port != 0 ? flags.kafka_advertised_port : flags.kafka_port;
   // Consumer groups' committed offsets (docs/storage-format.md, "Kafka committed offsets").
   std::unique_ptr<higgins::server::kafka::OffsetStore> offsets;
   if (flags.kafka_port != 0) {
+    // Idempotent producers' ids, never given out twice (docs/storage-format.md, "Kafka
+    // producer ids").
+    auto ids = higgins::server::kafka::ClaimProducerIds(flags.dir + "/kafka/producer-ids");
+    if (!ids.ok()) {
+      spdlog::critical("cannot claim Kafka producer ids: {}", ids.status().ToString());
+      return 1;
+    }
+    kafka_options.producer_ids = *ids;
     auto opened = higgins::server::kafka::OffsetStore::Open(flags.dir + "/kafka/offsets.log");
     if (!opened.ok()) {
       spdlog::critical("cannot open {}/kafka/offsets.log: {}", flags.dir,
@@ -265,6 +276,9 @@ int RunBroker(int argc, char** argv) {
   app.add_option("--kafka-advertised-host", flags.kafka_advertised_host,
                  "host name Kafka clients are told to connect to (default: the --bind address, "
                  "or the machine's host name when it binds every address)");
+  app.add_option("--kafka-advertised-port", flags.kafka_advertised_port,
+                 "port Kafka clients are told to connect to (default: --kafka-port), when they "
+                 "reach the broker through a proxy or a forwarded port");
   app.add_option("--threads", flags.threads, "network threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));

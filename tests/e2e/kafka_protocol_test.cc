@@ -17,7 +17,10 @@
 
 #include "broker_process.h"
 #include "kafka/api_versions.h"
+#include "kafka/create_topics.h"
+#include "kafka/describe_configs.h"
 #include "kafka/fetch.h"
+#include "kafka/init_producer_id.h"
 #include "kafka/produce.h"
 #include "kafka/record_batch.h"
 #include "kafka/request_header.h"
@@ -127,16 +130,33 @@ std::string JsonBatch(const std::vector<std::string>& values) {
   return *EncodeRecordBatch(batch);
 }
 
-/// The error code of the first partition of a Produce v3 response body (after its header).
-ErrorCode ProduceError(const std::string& response) {
+/// One batch of an idempotent producer: `values` from sequence `base_sequence` on.
+std::string IdempotentBatch(const std::vector<std::string>& values, int64_t producer_id,
+                            int16_t epoch, int32_t base_sequence) {
+  std::vector<RecordToWrite> records;
+  for (const std::string& v : values) records.push_back({1000, std::nullopt, v, {}});
+  BatchToWrite batch;
+  batch.records = records;
+  batch.producer_id = producer_id;
+  batch.producer_epoch = epoch;
+  batch.base_sequence = base_sequence;
+  return *EncodeRecordBatch(batch);
+}
+
+/// The first partition of a Produce v3 response body (after its header).
+ProducePartitionResponse ProducePartition(const std::string& response) {
   Reader reader(response);
   reader.Int32();  // correlation id
   auto decoded = DecodeProduceResponse(reader, 3);
   if (!decoded.ok() || decoded->topics.empty() || decoded->topics[0].partitions.empty()) {
     ADD_FAILURE() << "undecodable Produce response";
-    return ErrorCode::kUnknownServerError;
+    return {.error_code = ErrorCode::kUnknownServerError};
   }
-  return decoded->topics[0].partitions[0].error_code;
+  return decoded->topics[0].partitions[0];
+}
+
+ErrorCode ProduceError(const std::string& response) {
+  return ProducePartition(response).error_code;
 }
 
 class KafkaProtocolTest : public ::testing::Test {
@@ -305,6 +325,130 @@ TEST_F(KafkaProtocolTest, FetchPastTheEndIsOffsetOutOfRange) {
   ASSERT_TRUE(response.ok());
   EXPECT_EQ(response->responses.at(0).partitions.at(0).error_code, ErrorCode::kOffsetOutOfRange);
   EXPECT_EQ(response->responses.at(0).partitions.at(0).high_watermark, 0);
+}
+
+/// Sends `body` as `key` v`version` and decodes the response with `decode`.
+template <typename Decode>
+auto RoundTrip(KafkaConnection& connection, ApiKey key, int16_t version, const std::string& body,
+               Decode decode) {
+  static int32_t correlation = 1000;
+  connection.Send(key, version, ++correlation, body);
+  const std::string response = connection.Receive().value_or("");
+  EXPECT_FALSE(response.empty()) << ApiKeyName(key) << " got no response";
+  Reader reader(response);
+  EXPECT_EQ(reader.Int32(), correlation);
+  auto decoded = decode(reader, version);
+  EXPECT_TRUE(decoded.ok()) << decoded.status().ToString();
+  return *decoded;
+}
+
+TEST_F(KafkaProtocolTest, IdempotentProducerSequences) {
+  KafkaConnection connection(kafka_port_);
+  std::string init;
+  Writer init_writer(&init);
+  EncodeInitProducerIdRequest({std::nullopt, 60000}, 1, init_writer);
+  auto first =
+      RoundTrip(connection, ApiKey::kInitProducerId, 1, init, DecodeInitProducerIdResponse);
+  auto second =
+      RoundTrip(connection, ApiKey::kInitProducerId, 1, init, DecodeInitProducerIdResponse);
+  ASSERT_EQ(first.error_code, ErrorCode::kNone);
+  EXPECT_EQ(first.producer_epoch, 0);
+  EXPECT_NE(first.producer_id, second.producer_id);
+  const int64_t id = first.producer_id;
+
+  auto produce = [&](int16_t epoch, int32_t sequence, const std::vector<std::string>& values) {
+    connection.Send(ApiKey::kProduce, 3, 1,
+                    ProduceBody("events", IdempotentBatch(values, id, epoch, sequence)));
+    auto response = connection.Receive();
+    EXPECT_TRUE(response);
+    return response ? ProducePartition(*response) : ProducePartitionResponse{};
+  };
+  // "a" lands in partition 0 of the single-partition stream.
+  const std::string a1 = R"({"id":"a","n":1})", a2 = R"({"id":"a","n":2})";
+  auto appended = produce(0, 0, {a1, a2});
+  ASSERT_EQ(appended.error_code, ErrorCode::kNone);
+  EXPECT_EQ(appended.base_offset, 0);
+  auto retried = produce(0, 0, {a1, a2});  // the same batch again: not appended twice
+  EXPECT_EQ(retried.error_code, ErrorCode::kNone);
+  EXPECT_EQ(retried.base_offset, 0);
+  EXPECT_EQ(produce(0, 5, {a1}).error_code, ErrorCode::kOutOfOrderSequenceNumber);  // a gap
+  EXPECT_EQ(produce(0, 1, {a1}).error_code, ErrorCode::kOutOfOrderSequenceNumber);  // overlap
+  auto next = produce(0, 2, {a1});
+  EXPECT_EQ(next.error_code, ErrorCode::kNone);
+  EXPECT_EQ(next.base_offset, 2);
+  // A producer id this process never gave out (an earlier one did, say), mid-sequence: its
+  // state was lost.
+  connection.Send(ApiKey::kProduce, 3, 1,
+                  ProduceBody("events", IdempotentBatch({a1}, id + (int64_t{1} << 40), 0, 7)));
+  auto lost = connection.Receive();
+  ASSERT_TRUE(lost);
+  EXPECT_EQ(ProduceError(*lost), ErrorCode::kUnknownProducerId);
+
+  // Three records stored, not five.
+  FetchRequest fetch;
+  fetch.max_wait_ms = 0;
+  fetch.topics.push_back({"events", {{0, -1, 0, -1, 1 << 20}}});
+  std::string body;
+  Writer writer(&body);
+  EncodeFetchRequest(fetch, 4, writer);
+  auto fetched = RoundTrip(connection, ApiKey::kFetch, 4, body, DecodeFetchResponse);
+  ASSERT_EQ(fetched.responses.size(), 1u);
+  EXPECT_EQ(fetched.responses[0].partitions.at(0).high_watermark, 3);
+
+  // A transactional producer is refused.
+  std::string transactional;
+  Writer t_writer(&transactional);
+  EncodeInitProducerIdRequest({"tx", 60000}, 1, t_writer);
+  EXPECT_EQ(
+      RoundTrip(connection, ApiKey::kInitProducerId, 1, transactional, DecodeInitProducerIdResponse)
+          .error_code,
+      ErrorCode::kTransactionalIdAuthorizationFailed);
+}
+
+TEST_F(KafkaProtocolTest, DescribeConfigsAndCreateTopics) {
+  KafkaConnection connection(kafka_port_);
+  DescribeConfigsRequest describe;
+  describe.resources.push_back({kResourceTypeTopic, "events", std::nullopt});
+  describe.resources.push_back(
+      {kResourceTypeTopic, "events", std::vector<std::string_view>{"higgins.partition.key"}});
+  describe.resources.push_back({kResourceTypeTopic, "nope", std::nullopt});
+  describe.resources.push_back({kResourceTypeBroker, "0", std::nullopt});
+  describe.resources.push_back({1, "x", std::nullopt});
+  std::string body;
+  Writer writer(&body);
+  EncodeDescribeConfigsRequest(describe, 1, writer);
+  auto described =
+      RoundTrip(connection, ApiKey::kDescribeConfigs, 1, body, DecodeDescribeConfigsResponse);
+  ASSERT_EQ(described.results.size(), 5u);
+  auto value = [](const DescribeConfigsResult& result, std::string_view name) {
+    for (const DescribeConfigsEntry& entry : result.configs) {
+      if (entry.name == name) return entry.value.value_or("(null)");
+    }
+    return std::string("(absent)");
+  };
+  EXPECT_EQ(described.results[0].error_code, ErrorCode::kNone);
+  EXPECT_EQ(value(described.results[0], "higgins.schema"), "e");
+  EXPECT_EQ(value(described.results[0], "higgins.partitions"), "1");
+  EXPECT_EQ(value(described.results[0], "cleanup.policy"), "delete");
+  ASSERT_EQ(described.results[1].configs.size(), 1u);
+  EXPECT_EQ(value(described.results[1], "higgins.partition.key"), "id");
+  EXPECT_EQ(described.results[2].error_code, ErrorCode::kUnknownTopicOrPartition);
+  EXPECT_EQ(value(described.results[3], "broker.id"), "0");
+  EXPECT_EQ(value(described.results[3], "auto.create.topics.enable"), "false");
+  EXPECT_EQ(described.results[4].error_code, ErrorCode::kInvalidRequest);
+
+  CreateTopicsRequest create;
+  create.topics.push_back({"events", 1, 1, {}, {}});
+  create.topics.push_back({"fresh", 3, 1, {}, {}});
+  body.clear();
+  EncodeCreateTopicsRequest(create, 2, writer);
+  auto created = RoundTrip(connection, ApiKey::kCreateTopics, 2, body, DecodeCreateTopicsResponse);
+  ASSERT_EQ(created.topics.size(), 2u);
+  EXPECT_EQ(created.topics[0].error_code, ErrorCode::kTopicAlreadyExists);
+  EXPECT_EQ(created.topics[1].error_code, ErrorCode::kPolicyViolation);
+  EXPECT_NE(created.topics[1].error_message.value_or("").find("create-configuration"),
+            std::string::npos);
+  EXPECT_TRUE(Serves());
 }
 
 }  // namespace

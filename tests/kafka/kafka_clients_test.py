@@ -18,47 +18,17 @@ higgins-cli, then checks:
 """
 import json
 import os
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import EVENT_CONFIG, FAILURES, Broker, check, free_port, run  # noqa: E402
+
 HIGGINS, CLI = sys.argv[1], sys.argv[2]
-FAILURES = []
 
 
-def check(condition, what):
-    if condition:
-        print(f"ok: {what}")
-    else:
-        print(f"FAIL: {what}")
-        FAILURES.append(what)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def run(args, input_text=None, timeout=60):
-    result = subprocess.run(args, input=input_text, capture_output=True, text=True,
-                            timeout=timeout)
-    if result.returncode != 0:
-        raise RuntimeError(f"{' '.join(args)} exited {result.returncode}: {result.stderr}")
-    return result.stdout
-
-
-CONFIG = """
-[storage.disk]
-type = "file"
-
-[schema.event]
-id = "string"
-n = "int64"
-city = "string"
-
+CONFIG = EVENT_CONFIG + """
 [streams.events]
 schema = "event"
 partition_key = "id"
@@ -88,19 +58,10 @@ window = { type = "count", interval = 2 }
 def main():
     work = tempfile.mkdtemp(prefix="higgins-kafka-")
     kafka_port = free_port()
-    log = open(os.path.join(work, "broker.log"), "w")
-    broker = subprocess.Popen([HIGGINS, "--port=0", f"--kafka-port={kafka_port}",
-                               f"--dir={work}/data"], stdout=log, stderr=subprocess.STDOUT)
+    broker = Broker(HIGGINS, work, kafka_port)
+    broker.start()
     try:
-        port = None
-        for _ in range(200):
-            text = open(os.path.join(work, "broker.log")).read()
-            if "Kafka listener on" in text:
-                port = int(text.split("listening on ")[1].split(" ")[0].rsplit(":", 1)[1])
-                break
-            time.sleep(0.05)
-        assert port, "the broker did not start: " + open(os.path.join(work, "broker.log")).read()
-        cli = [CLI, "--port", str(port)]
+        cli = broker.cli(CLI)
         with open(os.path.join(work, "config.toml"), "w") as f:
             f.write(CONFIG)
         run(cli + ["create-configuration", "--file", os.path.join(work, "config.toml")])
@@ -112,11 +73,9 @@ def main():
         partitions_by_key(kcat)
         confluent_round_trip(bootstrap, cli)
     finally:
-        broker.terminate()
-        broker.wait(timeout=20)
-        log.close()
+        broker.stop()
     if FAILURES:
-        print(open(os.path.join(work, "broker.log")).read()[-4000:])
+        print(broker.log_tail())
         print(f"kafka_clients_test: {len(FAILURES)} failed")
         return 1
     print("kafka_clients_test: passed")

@@ -16,12 +16,14 @@ On a six-partition stream on file storage:
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import FAILURES, Broker, check, free_port, wait_for  # noqa: E402
 
 PARTITIONS = 6
 SESSION_TIMEOUT_MS = 3000
@@ -87,24 +89,6 @@ class ConsumerProcess:
         self.assigned = []
 
 
-FAILURES = []
-
-
-def check(condition, what):
-    print(("ok: " if condition else "FAIL: ") + what, flush=True)
-    if not condition:
-        FAILURES.append(what)
-
-
-def wait_for(condition, seconds):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return condition()
-
-
 def split_among(consumers):
     """Whether the consumers' assignments cover every partition exactly once, each non-empty."""
     parts = [c.assigned for c in consumers]
@@ -112,43 +96,6 @@ def split_among(consumers):
         return False
     flat = sorted(x for p in parts for x in p)
     return flat == list(range(PARTITIONS))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Broker:
-    def __init__(self, binary, work, kafka_port):
-        self.binary, self.work, self.kafka_port = binary, work, kafka_port
-        self.process = None
-
-    def start(self):
-        log_path = os.path.join(self.work, "broker.log")
-        start = os.path.getsize(log_path) if os.path.exists(log_path) else 0
-        self.log = open(log_path, "a")
-        self.process = subprocess.Popen([self.binary, "--port=0",
-                                         f"--kafka-port={self.kafka_port}",
-                                         f"--dir={self.work}/data"], stdout=self.log,
-                                        stderr=subprocess.STDOUT)
-        for _ in range(400):
-            text = open(log_path).read()[start:]
-            if "Kafka listener on" in text:
-                self.port = int(text.split("listening on ")[1].split(" ")[0].rsplit(":", 1)[1])
-                return
-            time.sleep(0.05)
-        raise RuntimeError("the broker did not start: " + open(log_path).read()[-2000:])
-
-    def kill9(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=20)
 
 
 def produce(bootstrap, first, count):
@@ -235,7 +182,7 @@ def main():
                 consumer.kill()
         broker.stop()
     if FAILURES:
-        print(open(os.path.join(work, "broker.log")).read()[-3000:])
+        print(broker.log_tail(3000))
         print(f"kafka_groups_test: {len(FAILURES)} failed")
         return 1
     print("kafka_groups_test: passed")

@@ -8,49 +8,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  Dictionary, Field, Int32, Int8, MessageReader, RecordBatch, Schema, Struct, Utf8, makeData,
-  vectorFromArray,
-} from 'apache-arrow';
-import { readIpc, writeIpc } from './lib/ipc.mjs';
+import { MessageReader } from 'apache-arrow';
+import { writeIpc } from './lib/ipc.mjs';
+import { FRANCE, NORWAY, NORWAY_MORE, SCHEMA, batch, jsRows } from './lib/cities.mjs';
 
 const CLI = process.env.HIGGINS_CLI;
 if (!CLI) throw new Error('set HIGGINS_CLI to the higgins-cli binary (ctest does)');
 
 const dir = mkdtempSync(join(tmpdir(), 'higgins-dictionary-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-const CITY = new Dictionary(new Utf8(), new Int8(), 0);
-const SCHEMA = new Schema([new Field('id', new Int32(), false), new Field('city', CITY, true)]);
-
-// A batch of ids and city indices into `dictionary` (an apache-arrow Vector); null indices are
-// null cities.
-function batch(ids, indices, dictionary) {
-  const length = ids.length;
-  const valid = indices.map((i) => i !== null);
-  const nullCount = valid.filter((v) => !v).length;
-  const nullBitmap = new Uint8Array(Math.ceil(length / 8));
-  valid.forEach((v, i) => { if (v) nullBitmap[i >> 3] |= 1 << (i & 7); });
-  const idData = makeData({ type: new Int32(), length, data: Int32Array.from(ids) });
-  const cityData = makeData({
-    type: CITY, length, nullCount, nullBitmap: nullCount ? nullBitmap : null,
-    data: Int8Array.from(indices.map((i) => i ?? 0)), dictionary,
-  });
-  return new RecordBatch(SCHEMA, makeData({
-    type: new Struct(SCHEMA.fields), length, nullCount: 0, children: [idData, cityData],
-  }));
-}
-
-// Rows as apache-arrow decodes `bytes`: {id, city} objects, in order.
-function jsRows(bytes) {
-  const rows = [];
-  for (const b of readIpc(bytes).batches) {
-    for (let i = 0; i < b.numRows; ++i) {
-      rows.push({ id: b.getChild('id').get(i), city: b.getChild('city').get(i) });
-    }
-  }
-  return rows;
-}
 
 // [id, isDelta] of every DictionaryBatch message of a stream, in order.
 function dictionaryMessages(bytes) {
@@ -70,11 +36,6 @@ function cliRows(path) {
   assert.equal(r.status, 0, `higgins-cli arrow cat failed: ${r.stderr}`);
   return r.stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
 }
-
-const FRANCE = vectorFromArray(['Paris', 'Lyon', 'Nice'], new Utf8());
-const NORWAY = vectorFromArray(['Oslo', 'Bergen'], new Utf8());
-// Shares NORWAY's chunk, so apache-arrow sends only the new value, as a delta (isDelta true).
-const NORWAY_MORE = NORWAY.concat(vectorFromArray(['Tromsø'], new Utf8()));
 
 test('replacement and delta dictionaries in a stream', () => {
   const bytes = writeIpc(SCHEMA, [

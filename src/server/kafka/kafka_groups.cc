@@ -241,6 +241,7 @@ KafkaReply KafkaHandler::OffsetFetch(const RequestHeader& header, Reader& reader
 
 void KafkaHandler::Tick() {
   coordinator_.Tick(Now());
+  producers_.Expire(ProducerStateTable::Clock::now());
 }
 
 }  // namespace higgins::server::kafka

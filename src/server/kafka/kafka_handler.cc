@@ -14,7 +14,10 @@ using namespace higgins::kafka;  // NOLINT(google-build-using-namespace): the co
 
 KafkaHandler::KafkaHandler(broker::BrokerApi* api, KafkaHandlerOptions options,
                            OffsetStore* offsets)
-    : api_(api), options_(std::move(options)), offsets_(offsets) {}
+    : api_(api),
+      options_(std::move(options)),
+      offsets_(offsets),
+      producers_(options_.producer_state, options_.producer_ids) {}
 
 void KafkaHandler::Handle(std::string request, const asio::any_io_executor& executor, Done done) {
   // The views of the decoded request point into `body`, which lives as long as the request.
@@ -50,6 +53,9 @@ void KafkaHandler::Handle(std::string request, const asio::any_io_executor& exec
     case ApiKey::kLeaveGroup: return done(LeaveGroup(h, reader));
     case ApiKey::kOffsetCommit: return done(OffsetCommit(h, reader));
     case ApiKey::kOffsetFetch: return done(OffsetFetch(h, reader));
+    case ApiKey::kInitProducerId: return done(InitProducerId(h, reader));
+    case ApiKey::kDescribeConfigs: return done(DescribeConfigs(h, reader));
+    case ApiKey::kCreateTopics: return done(CreateTopics(h, reader));
     default:
       return done(CloseWith("API " + std::to_string(static_cast<int>(h.api_key)) +
                             " is advertised but has no handler"));

@@ -15,6 +15,8 @@
 #include "kafka/wire.h"
 #include "server/kafka/group_coordinator.h"
 #include "server/kafka/offset_store.h"
+#include "server/kafka/producer_ids.h"
+#include "server/kafka/producer_state.h"
 
 namespace higgins::server::kafka {
 
@@ -41,6 +43,11 @@ struct KafkaHandlerOptions {
   int32_t fetch_poll_ms = 5;
   /// Bytes of decompressed record batches one produce request may carry.
   size_t max_produce_bytes = size_t{64} << 20;
+  /// The producer ids InitProducerId gives out (ClaimProducerIds); empty: it answers
+  /// CLUSTER_AUTHORIZATION_FAILED, and idempotent produces from earlier processes are refused.
+  ProducerIdRange producer_ids;
+  /// Idempotent producers' sequence state kept (docs/kafka.md, "Idempotent producers").
+  ProducerStateTable::Options producer_state;
 };
 
 /// The Kafka protocol over the broker API (docs/kafka.md): parses one request frame body,
@@ -95,6 +102,14 @@ class KafkaHandler {
   KafkaReply LeaveGroup(const RequestHeader& header, higgins::kafka::Reader& reader);
   KafkaReply OffsetCommit(const RequestHeader& header, higgins::kafka::Reader& reader);
   KafkaReply OffsetFetch(const RequestHeader& header, higgins::kafka::Reader& reader) const;
+  KafkaReply InitProducerId(const RequestHeader& header, higgins::kafka::Reader& reader);
+  KafkaReply DescribeConfigs(const RequestHeader& header, higgins::kafka::Reader& reader) const;
+  KafkaReply CreateTopics(const RequestHeader& header, higgins::kafka::Reader& reader) const;
+  /// Appends one partition's values to `stream` (JSON objects as one payload, Arrow IPC one
+  /// value after the other), then answers the partition's base offset.
+  void AppendValues(std::string_view stream, uint32_t index, uint32_t buckets, bool arrow,
+                    const std::vector<std::string_view>& values,
+                    std::function<void(higgins::kafka::ErrorCode, int64_t)> done);
   /// Every stream that is a topic: those with bucket logs of their own (not window streams).
   std::vector<std::string> TopicNames() const;
 
@@ -102,6 +117,7 @@ class KafkaHandler {
   KafkaHandlerOptions options_;
   OffsetStore* offsets_;
   GroupCoordinator coordinator_{GroupCoordinator::Options{}};
+  ProducerStateTable producers_;
 };
 
 }  // namespace higgins::server::kafka

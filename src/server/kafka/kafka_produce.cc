@@ -3,6 +3,7 @@
 // answered with the offset its first record got in the bucket log.
 #include <spdlog/spdlog.h>
 
+#include <limits>
 #include <mutex>
 
 #include "kafka/produce.h"
@@ -78,6 +79,36 @@ Result<std::vector<std::string_view>> RecordValues(const std::vector<RecordBatch
   return values;
 }
 
+/// The producer of `batches` when it is idempotent (a producer id of 0 or more), with the
+/// sequences of all their records; nullopt for a plain producer. Errors: InvalidArgument when
+/// the batches mix producers or epochs, or their sequences do not follow one another.
+Result<std::optional<ProducerBatch>> IdempotentBatch(const std::vector<RecordBatch>& batches) {
+  if (batches.empty() || batches.front().producer_id < 0) {
+    return std::optional<ProducerBatch>();
+  }
+  const RecordBatch& first = batches.front();
+  int64_t records = 0;
+  for (const RecordBatch& batch : batches) {
+    if (batch.producer_id != first.producer_id || batch.producer_epoch != first.producer_epoch) {
+      return Status::InvalidArgument(
+          "the record batches of one partition have different producers");
+    }
+    const ProducerBatch expected =
+        ProducerBatch::Of(first.producer_id, first.producer_epoch, first.base_sequence,
+                          static_cast<int32_t>(records + 1));
+    if (batch.base_sequence != expected.last_sequence) {
+      return Status::InvalidArgument(
+          "the record batches of one partition have gaps in their sequences");
+    }
+    records += batch.last_offset_delta + 1;
+  }
+  if (records > std::numeric_limits<int32_t>::max()) {
+    return Status::InvalidArgument("too many records for one producer batch");
+  }
+  return std::optional(ProducerBatch::Of(first.producer_id, first.producer_epoch,
+                                         first.base_sequence, static_cast<int32_t>(records)));
+}
+
 }  // namespace
 
 void KafkaHandler::Produce(const RequestHeader& header, Reader& reader, Body body, Done done) {
@@ -145,28 +176,65 @@ void KafkaHandler::ProducePartition(std::string_view stream, const ProducePartit
 
   const uint32_t buckets = logs->buckets;
   const auto index = static_cast<uint32_t>(partition.index);
-  auto answered = [this, out, finish, buckets, index,
+  auto answer = [out, finish](ErrorCode error, int64_t base_offset) {
+    out->error_code = error;
+    if (error == ErrorCode::kNone) {
+      out->log_start_offset = 0;
+      out->base_offset = base_offset;
+    }
+    finish();
+  };
+  auto producer = IdempotentBatch(*batches);
+  if (!producer.ok()) return fail(ErrorCode::kInvalidRecord, producer.status());
+  if (!*producer) return AppendValues(stream, index, buckets, arrow, *values, std::move(answer));
+
+  // An idempotent producer (docs/kafka.md, "Idempotent producers"): a retried batch is answered
+  // with the offset it got, not appended twice.
+  std::string key = std::string(stream) + '\0' + std::to_string(index);
+  const ProducerBatch batch = **producer;
+  auto decision = producers_.Begin(key, batch, ProducerStateTable::Clock::now(), answer);
+  switch (decision.verdict) {
+    case ProducerStateTable::Verdict::kRefused:
+      spdlog::debug("Kafka produce to {} partition {}: producer {} epoch {} sequence {}: {}",
+                    stream, index, batch.producer_id, batch.epoch, batch.first_sequence,
+                    ErrorCodeName(decision.error));
+      return answer(decision.error, -1);
+    case ProducerStateTable::Verdict::kDuplicate:
+      return answer(ErrorCode::kNone, decision.base_offset);
+    case ProducerStateTable::Verdict::kWaiting: return;  // `answer` runs when the first one ends
+    case ProducerStateTable::Verdict::kAppend: break;
+  }
+  AppendValues(stream, index, buckets, arrow, *values,
+               [this, key = std::move(key), batch, answer](ErrorCode error, int64_t base_offset) {
+                 for (auto& waiter : producers_.Finish(key, batch, error, base_offset)) {
+                   waiter(error, base_offset);
+                 }
+                 answer(error, base_offset);
+               });
+}
+
+void KafkaHandler::AppendValues(std::string_view stream, uint32_t index, uint32_t buckets,
+                                bool arrow, const std::vector<std::string_view>& values,
+                                std::function<void(ErrorCode, int64_t)> done) {
+  auto answered = [this, done = std::move(done), buckets, index,
                    name = std::string(stream)](Result<stream::ProduceResult> result) {
     if (!result.ok()) {
       spdlog::debug("Kafka produce to {}: {}", name, result.status().ToString());
-      out->error_code = ErrorFor(result.status());
-      return finish();
+      return done(ErrorFor(result.status()), -1);
     }
-    out->log_start_offset = 0;
-    out->base_offset = BaseOffset(name, index, buckets, *result);
-    finish();
+    done(ErrorCode::kNone, BaseOffset(name, index, buckets, *result));
   };
   if (!arrow) {
     std::string payload = "[";
-    for (size_t i = 0; i < values->size(); ++i) {
+    for (size_t i = 0; i < values.size(); ++i) {
       if (i > 0) payload.push_back(',');
-      payload.append((*values)[i]);
+      payload.append(values[i]);
     }
     payload.push_back(']');
     return api_->Produce(stream, payload, stream::PayloadFormat::kJson, std::move(answered));
   }
   ProduceArrow(std::string(stream),
-               std::make_shared<std::vector<std::string>>(values->begin(), values->end()), 0,
+               std::make_shared<std::vector<std::string>>(values.begin(), values.end()), 0,
                std::nullopt, std::move(answered));
 }
 

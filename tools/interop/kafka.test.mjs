@@ -1,0 +1,233 @@
+// kafkajs (from npm, unchanged) against a real broker's Kafka listener (docs/kafka.md), and Arrow
+// IPC values sent through Kafka as streaming-Arrow pipelines send them (ctest kafka_js):
+//   - a kafkajs idempotent producer and a kafkajs consumer group: a keyed round trip;
+//   - 1000-row Arrow IPC files written by apache-arrow JS, and the Arrow project's
+//     zstd-compressed gold file, as Kafka message values: every row is queryable with
+//     higgins-cli and read back by a Kafka consumer;
+//   - two batches whose `city` column is dictionary-encoded with different dictionaries,
+//     produced natively (higgins-cli produce --format arrow) and through Kafka: both streams
+//     answer the values apache-arrow decodes from the same bytes.
+// Needs HIGGINS, HIGGINS_CLI and HIGGINS_SHARED_DIR (ctest sets them).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import { Field, Float64, Int64, Schema, Utf8, makeData, RecordBatch, Struct } from 'apache-arrow';
+import { writeIpc } from './lib/ipc.mjs';
+import { startBroker, cli as runCli } from './lib/broker.mjs';
+import { FRANCE, NORWAY, NORWAY_MORE, SCHEMA as CITY_SCHEMA, batch as cityBatch, jsRows } from './lib/cities.mjs';
+
+const HIGGINS = process.env.HIGGINS;
+const CLI = process.env.HIGGINS_CLI;
+const SHARED = process.env.HIGGINS_SHARED_DIR;
+if (!HIGGINS || !CLI || !SHARED) throw new Error('set HIGGINS, HIGGINS_CLI and HIGGINS_SHARED_DIR (ctest does)');
+const GOLD = join(SHARED, 'testdata/arrow-integration/2.0.0-compression/generated_zstd.arrow_file');
+
+const CONFIG = `
+[storage.memory]
+type = "memory"
+
+[schema.event]
+id = "string"
+n = "int64"
+
+[streams.kjs]
+schema = "event"
+partition_key = "id"
+buckets = 3
+
+[schema.reading]
+sensor = { type = "string", nullable = false }
+seq = { type = "int64", nullable = false }
+value = { type = "float64", nullable = false }
+
+[streams.readings]
+schema = "reading"
+partition_key = "sensor"
+buckets = 2
+
+[schema.gold]
+ints = "int64"
+strs = "string"
+
+[streams.gold]
+schema = "gold"
+partition_key = "ints"
+
+[schema.city]
+id = { type = "int32", nullable = false }
+city = "string"
+
+[streams.cities_native]
+schema = "city"
+partition_key = "id"
+
+[streams.cities_kafka]
+schema = "city"
+partition_key = "id"
+`;
+
+const dir = mkdtempSync(join(tmpdir(), 'higgins-kafkajs-'));
+let broker;
+let kafka;
+const cli = (args, input) => runCli(CLI, broker.port, args, input);
+
+before(async () => {
+  broker = await startBroker(HIGGINS, dir);
+  writeFileSync(join(dir, 'config.toml'), CONFIG);
+  cli(['create-configuration', '--file', join(dir, 'config.toml')]);
+  kafka = new Kafka({
+    clientId: 'higgins-kafka-test', brokers: [`127.0.0.1:${broker.kafkaPort}`],
+    logLevel: logLevel.ERROR, retry: { retries: 3 },
+  });
+});
+
+after(async () => {
+  if (broker) await broker.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// Every record of `topic` as a kafkajs consumer group reads it from the beginning: resolves
+// once `count` have arrived (or rejects after 30 s), to [{partition, offset, key, value, headers}].
+async function consume(topic, count, groupId) {
+  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 200, sessionTimeout: 10000, heartbeatInterval: 500 });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  const got = [];
+  let done;
+  const all = new Promise((resolve) => { done = resolve; });
+  await consumer.run({
+    eachMessage: async ({ partition, message }) => {
+      got.push({
+        partition, offset: Number(message.offset), key: message.key?.toString(),
+        value: JSON.parse(message.value.toString()),
+        headers: Object.fromEntries(Object.entries(message.headers).map(([k, v]) => [k, v.toString()])),
+      });
+      if (got.length >= count) done();
+    },
+  });
+  let timeout;
+  const timer = new Promise((_, reject) => {
+    timeout = setTimeout(
+      () => reject(new Error(`${topic}: ${got.length} of ${count} records after 30 s`)), 30000);
+  });
+  try {
+    await Promise.race([all, timer]);
+  } finally {
+    clearTimeout(timeout);
+    await consumer.disconnect();
+  }
+  return got;
+}
+
+// Records of one partition key, as higgins-cli query prints them (--output json).
+function query(stream, key) {
+  return JSON.parse(cli(['query', '--stream', stream, '--partition', String(key), '--from', '0', '--output', 'json']));
+}
+
+async function send(topic, messages) {
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  try {
+    return await producer.send({ topic, acks: -1, messages });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+test('kafkajs: an idempotent producer and a consumer group, round trip', async () => {
+  const messages = [];
+  for (let n = 0; n < 300; ++n) {
+    const id = `user-${n % 17}`;
+    messages.push({ key: id, value: JSON.stringify({ id, n }) });
+  }
+  const answers = await send('kjs', messages);
+  assert.ok(answers.every((a) => a.errorCode === 0), JSON.stringify(answers));
+  const got = await consume('kjs', 300, 'kjs-group');
+  assert.equal(got.length, 300);
+  assert.deepEqual(got.map((m) => m.value.n).sort((a, b) => a - b), [...Array(300).keys()]);
+  for (const m of got) assert.equal(m.key, m.value.id, 'the Kafka key is the partition key');
+  // kafkajs' default partitioner is Java's murmur2: each key in one partition, dense offsets.
+  const partitionsOf = new Map();
+  for (const m of got) partitionsOf.set(m.key, (partitionsOf.get(m.key) ?? new Set()).add(m.partition));
+  assert.ok([...partitionsOf.values()].every((s) => s.size === 1), 'one partition per key');
+  // higgins.offset is the native offset of the record under its key.
+  const native = query('kjs', 'user-3');
+  const viaKafka = got.filter((m) => m.key === 'user-3').sort((a, b) => a.offset - b.offset);
+  assert.deepEqual(viaKafka.map((m) => Number(m.headers['higgins.offset'])), native.map((r) => r.offset));
+  assert.deepEqual(viaKafka.map((m) => m.value), native.map((r) => r.record));
+});
+
+// A 1000-row batch of readings: sensors s0..s9, seq from `first`.
+function readingsBatch(first) {
+  const schema = new Schema([
+    new Field('sensor', new Utf8(), false), new Field('seq', new Int64(), false),
+    new Field('value', new Float64(), false),
+  ]);
+  const rows = [...Array(1000).keys()].map((i) => ({ sensor: `s${(first + i) % 10}`, seq: first + i, value: (first + i) / 4 }));
+  const strings = rows.map((r) => r.sensor);
+  const encoder = new TextEncoder();
+  const bytes = strings.map((s) => encoder.encode(s));
+  const valueOffsets = new Int32Array(rows.length + 1);
+  bytes.forEach((b, i) => { valueOffsets[i + 1] = valueOffsets[i] + b.length; });
+  const data = new Uint8Array(valueOffsets[rows.length]);
+  bytes.forEach((b, i) => data.set(b, valueOffsets[i]));
+  const children = [
+    makeData({ type: new Utf8(), length: rows.length, valueOffsets, data }),
+    makeData({ type: new Int64(), length: rows.length, data: BigInt64Array.from(rows.map((r) => BigInt(r.seq))) }),
+    makeData({ type: new Float64(), length: rows.length, data: Float64Array.from(rows.map((r) => r.value)) }),
+  ];
+  const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children }));
+  return { schema, batch, rows };
+}
+
+test('Arrow IPC files as Kafka values: apache-arrow JS files and the zstd gold file', async () => {
+  // Five files of 1000 rows, as a streaming-Arrow pipeline sends them: one file per message.
+  const expected = [];
+  const messages = [];
+  for (let f = 0; f < 5; ++f) {
+    const { schema, batch, rows } = readingsBatch(f * 1000);
+    expected.push(...rows);
+    messages.push({ key: `file-${f}`, value: Buffer.from(writeIpc(schema, [batch], 'file')) });
+  }
+  const answers = await send('readings', messages);
+  assert.ok(answers.every((a) => a.errorCode === 0), JSON.stringify(answers));
+  // Kafka orders records within a partition only: the files of different partitions may be
+  // committed in any order, so rows are compared by seq.
+  const bySeq = (a, b) => a.seq - b.seq;
+  for (let s = 0; s < 10; ++s) {
+    const records = query('readings', `s${s}`).map((r) => r.record).sort(bySeq);
+    assert.deepEqual(records, expected.filter((r) => r.sensor === `s${s}`), `higgins-cli query of sensor s${s}`);
+  }
+  const got = await consume('readings', 5000, 'readings-group');
+  assert.deepEqual(got.map((m) => m.value).sort(bySeq), expected);
+
+  // The Arrow project's gold file, zstd-compressed bodies: bytes the test did not build.
+  const gold = readFileSync(GOLD);
+  const goldAnswers = await send('gold', [{ key: null, value: gold }]);
+  assert.ok(goldAnswers.every((a) => a.errorCode === 0), JSON.stringify(goldAnswers));
+  const goldRows = cli(['arrow', 'cat', GOLD]).split('\n').filter((l) => l).map((l) => JSON.parse(l));
+  assert.equal(goldRows.length, 60);
+  const stored = await consume('gold', goldRows.length, 'gold-group');
+  assert.deepEqual(stored.map((m) => m.value), goldRows, 'a Kafka consumer reads every row in order');
+  assert.deepEqual(query('gold', goldRows[7].ints).map((r) => r.record), [goldRows[7]]);
+});
+
+test('dictionary-encoded cities with different dictionaries, natively and through Kafka', async () => {
+  const bytes = writeIpc(CITY_SCHEMA, [
+    cityBatch([1, 2, 3, 4], [0, 2, null, 1], FRANCE),
+    cityBatch([5, 6, 7], [1, 1, 0], NORWAY),  // a replacement dictionary
+    cityBatch([8, 9], [2, 0], NORWAY_MORE),   // a delta
+  ], 'stream');
+  const expected = jsRows(bytes);
+  assert.equal(expected.length, 9);
+  cli(['produce', '--stream', 'cities_native', '--format', 'arrow'], bytes);
+  const answers = await send('cities_kafka', [{ key: null, value: Buffer.from(bytes) }]);
+  assert.ok(answers.every((a) => a.errorCode === 0), JSON.stringify(answers));
+  for (const stream of ['cities_native', 'cities_kafka']) {
+    const rows = expected.map((r) => query(stream, r.id).map((q) => q.record)).flat();
+    assert.deepEqual(rows, expected, `${stream} answers what apache-arrow decodes`);
+  }
+});
