@@ -64,8 +64,8 @@ class KafkaHandler {
   /// Answers `request` (a frame body without its size). `executor` runs the timers of a
   /// long-polling fetch (the session's strand).
   void Handle(std::string request, const asio::any_io_executor& executor, Done done);
-  /// Expires group members' sessions and rebalance timeouts: the listener calls it every
-  /// 100 ms.
+  /// Expires group members' sessions and rebalance timeouts, and idempotent producers' state:
+  /// the listener calls it every 100 ms, from one thread.
   void Tick();
 
  private:
@@ -118,6 +118,7 @@ class KafkaHandler {
   OffsetStore* offsets_;
   GroupCoordinator coordinator_{GroupCoordinator::Options{}};
   ProducerStateTable producers_;
+  ProducerStateTable::Clock::time_point next_producer_expiry_;  // Tick's, one thread
 };
 
 }  // namespace higgins::server::kafka
