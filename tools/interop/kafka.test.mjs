@@ -6,7 +6,10 @@
 //     higgins-cli and read back by a Kafka consumer;
 //   - two batches whose `city` column is dictionary-encoded with different dictionaries,
 //     produced natively (higgins-cli produce --format arrow) and through Kafka: both streams
-//     answer the values apache-arrow decodes from the same bytes.
+//     answer the values apache-arrow decodes from the same bytes;
+//   - a consumer whose client id asks for Arrow (`higgins.value=arrow`) gets each run of rows as
+//     one Kafka record holding an Arrow IPC stream, which apache-arrow reads, at the offset of
+//     its last row.
 // Needs HIGGINS, HIGGINS_CLI and HIGGINS_SHARED_DIR (ctest sets them).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { Field, Float64, Int64, Schema, Utf8, makeData, RecordBatch, Struct } from 'apache-arrow';
-import { writeIpc } from './lib/ipc.mjs';
+import { readIpc, writeIpc } from './lib/ipc.mjs';
 import { startBroker, cli as runCli } from './lib/broker.mjs';
 import { FRANCE, NORWAY, NORWAY_MORE, SCHEMA as CITY_SCHEMA, batch as cityBatch, jsRows } from './lib/cities.mjs';
 
@@ -51,6 +54,11 @@ buckets = 2
 [schema.gold]
 ints = "int64"
 strs = "string"
+
+[streams.readings_arrow]
+schema = "reading"
+partition_key = "sensor"
+buckets = 2
 
 [streams.gold]
 schema = "gold"
@@ -91,27 +99,39 @@ after(async () => {
 
 // Every record of `topic` as a kafkajs consumer group reads it from the beginning: resolves
 // once `count` have arrived (or rejects after 30 s), to [{partition, offset, key, value, headers}].
-async function consume(topic, count, groupId) {
-  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 200, sessionTimeout: 10000, heartbeatInterval: 500 });
+// With `arrow`, the consumer's client id asks for Arrow values: `value` is then the raw bytes,
+// and `count` counts rows (the higgins.rows headers).
+// `seek` ({partition, offset}) moves the consumer there as it starts.
+async function consume(topic, count, groupId, { arrow = false, seek } = {}) {
+  const client = arrow
+    ? new Kafka({
+      clientId: 'dashboard;higgins.value=arrow', brokers: [`127.0.0.1:${broker.kafkaPort}`],
+      logLevel: logLevel.ERROR, retry: { retries: 3 },
+    })
+    : kafka;
+  const consumer = client.consumer({ groupId, maxWaitTimeInMs: 200, sessionTimeout: 10000, heartbeatInterval: 500 });
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   const got = [];
+  let rows = 0;
   let done;
   const all = new Promise((resolve) => { done = resolve; });
   await consumer.run({
     eachMessage: async ({ partition, message }) => {
+      const headers = Object.fromEntries(Object.entries(message.headers).map(([k, v]) => [k, v.toString()]));
       got.push({
         partition, offset: Number(message.offset), key: message.key?.toString(),
-        value: JSON.parse(message.value.toString()),
-        headers: Object.fromEntries(Object.entries(message.headers).map(([k, v]) => [k, v.toString()])),
+        value: arrow ? message.value : JSON.parse(message.value.toString()), headers,
       });
-      if (got.length >= count) done();
+      rows += arrow ? Number(headers['higgins.rows']) : 1;
+      if (rows >= count) done();
     },
   });
+  if (seek) consumer.seek({ topic, ...seek });
   let timeout;
   const timer = new Promise((_, reject) => {
     timeout = setTimeout(
-      () => reject(new Error(`${topic}: ${got.length} of ${count} records after 30 s`)), 30000);
+      () => reject(new Error(`${topic}: ${rows} of ${count} records after 30 s`)), 30000);
   });
   try {
     await Promise.race([all, timer]);
@@ -230,4 +250,50 @@ test('dictionary-encoded cities with different dictionaries, natively and throug
     const rows = expected.map((r) => query(stream, r.id).map((q) => q.record)).flat();
     assert.deepEqual(rows, expected, `${stream} answers what apache-arrow decodes`);
   }
+});
+
+test('a consumer that asks for Arrow values reads Arrow IPC streams, at their last row\'s offset', async () => {
+  const expected = [];
+  const messages = [];
+  for (let f = 0; f < 3; ++f) {
+    const { schema, batch, rows } = readingsBatch(f * 1000);
+    expected.push(...rows);
+    messages.push({ key: `file-${f}`, value: Buffer.from(writeIpc(schema, [batch], 'file')) });
+  }
+  const answers = await send('readings_arrow', messages);
+  assert.ok(answers.every((a) => a.errorCode === 0), JSON.stringify(answers));
+  const got = await consume('readings_arrow', expected.length, 'readings-arrow-group', { arrow: true });
+  const decoded = [];
+  const byPartition = new Map();
+  for (const m of got) {
+    assert.equal(m.key, undefined, 'an Arrow value holds many partition keys: no Kafka key');
+    const table = readIpc(new Uint8Array(m.value));
+    const rows = table.batches.reduce((n, b) => n + b.numRows, 0);
+    assert.equal(rows, Number(m.headers['higgins.rows']));
+    assert.ok(rows >= 1 && rows <= 1000, `${rows} rows in one value`);
+    for (const b of table.batches) {
+      for (let i = 0; i < b.numRows; ++i) {
+        decoded.push({ sensor: b.getChild('sensor').get(i), seq: Number(b.getChild('seq').get(i)), value: b.getChild('value').get(i) });
+      }
+    }
+    byPartition.set(m.partition, [...(byPartition.get(m.partition) ?? []), { last: m.offset, rows }]);
+  }
+  const bySeq = (a, b) => a.seq - b.seq;
+  assert.deepEqual(decoded.sort(bySeq), expected, 'every row, decoded by apache-arrow');
+  // Each value's rows are the offsets up to the record's own: together, every offset of the
+  // partition from 0, once.
+  for (const [partition, values] of byPartition) {
+    values.sort((a, b) => a.last - b.last);
+    let next = 0;
+    for (const v of values) {
+      assert.equal(v.last - v.rows + 1, next, `partition ${partition}: the value after offset ${next - 1}`);
+      next = v.last + 1;
+    }
+  }
+  // A consumer that starts mid-run (at offset 10 of partition 0) gets the rows from there on.
+  const fromTen = await consume('readings_arrow', expected.length - 10, 'readings-arrow-from-10', {
+    arrow: true, seek: { partition: 0, offset: '10' },
+  });
+  const first = fromTen.filter((m) => m.partition === 0).sort((a, b) => a.offset - b.offset)[0];
+  assert.equal(first.offset - Number(first.headers['higgins.rows']) + 1, 10, 'the first value starts at offset 10');
 });

@@ -1,7 +1,8 @@
 // Fetch and ListOffsets (docs/kafka.md, "Fetch"): a Kafka partition is a bucket log and a Kafka
 // offset a bucket sequence; records are sent as record batches v2, one or more per log entry, with
 // the partition key as the key, the record as JSON as the value and its offset in its partition
-// as the `higgins.offset` header.
+// as the `higgins.offset` header; or, for a consumer that asks for Arrow, as one Kafka record per
+// run of up to 1,000 rows, whose value is their Arrow IPC stream ("Values as Arrow").
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "kafka/record_batch.h"
 #include "server/kafka/kafka_handler.h"
 #include "server/kafka/kafka_requests.h"
+#include "server/wire_replies.h"
 
 namespace higgins::server::kafka {
 
@@ -27,6 +29,7 @@ constexpr size_t kRecordsPerBatch = 1000;
 constexpr uint64_t kRowsPerRead = 4096;
 constexpr size_t kEntriesPerRead = 64;
 constexpr std::string_view kOffsetHeader = "higgins.offset";
+constexpr std::string_view kRowsHeader = "higgins.rows";
 
 /// A long-polling fetch: what it asked, and when it must answer.
 struct FetchState {
@@ -37,6 +40,7 @@ struct FetchState {
   KafkaHandler::Done done;
   asio::steady_timer timer;
   std::chrono::steady_clock::time_point deadline;
+  ValueFormat format = ValueFormat::kJson;
 };
 
 }  // namespace
@@ -51,6 +55,7 @@ void KafkaHandler::Fetch(const RequestHeader& header, Reader& reader, Body body,
   state->request = *std::move(request);
   state->body = std::move(body);
   state->done = std::move(done);
+  state->format = ValueFormatFor(header.client_id);
   const int32_t wait = std::clamp(state->request.max_wait_ms, 0, options_.max_fetch_wait_ms);
   state->deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait);
   FetchOnce(std::move(state));
@@ -77,7 +82,8 @@ void KafkaHandler::FetchOnce(const std::shared_ptr<void>& opaque) {
       // KIP-74: the request's max_bytes bounds the response, except that the first batch is
       // always returned whole, so that a consumer can never be stuck behind a large one.
       const size_t left = total == 0 ? max_bytes : (max_bytes > total ? max_bytes - total : 0);
-      ReadPartition(topic.topic, partition, left, total == 0, &out, &buffer);
+      ReadPartition(topic.topic, partition, PartitionRead{left, total == 0, state->format}, &out,
+                    &buffer);
       out.records = buffer;
       total += buffer.size();
       error = error || out.error_code != ErrorCode::kNone;
@@ -95,7 +101,7 @@ void KafkaHandler::FetchOnce(const std::shared_ptr<void>& opaque) {
 }
 
 void KafkaHandler::ReadPartition(std::string_view stream, const FetchPartition& partition,
-                                 size_t max_bytes, bool first, FetchPartitionResponse* out,
+                                 const PartitionRead& how, FetchPartitionResponse* out,
                                  std::string* buffer) const {
   out->partition_index = partition.partition;
   auto logs = api_->DescribeBuckets(stream);
@@ -118,14 +124,49 @@ void KafkaHandler::ReadPartition(std::string_view stream, const FetchPartition& 
     return;
   }
   size_t limit =
-      std::min(max_bytes, static_cast<size_t>(std::max(partition.partition_max_bytes, 0)));
+      std::min(how.max_bytes, static_cast<size_t>(std::max(partition.partition_max_bytes, 0)));
   auto sequence = static_cast<uint64_t>(partition.fetch_offset);
   std::vector<std::string> values;
   std::vector<std::string> offsets;
   std::vector<std::array<Header, 1>> headers;
   std::vector<RecordToWrite> records;
   // The first batch of a response goes out whatever its size (KIP-74).
-  auto full = [&] { return buffer->size() >= limit && !(first && buffer->empty()); };
+  auto full = [&] { return buffer->size() >= limit && !(how.first && buffer->empty()); };
+  // Rows [row, stop) of `entry` as one record batch: a record per row (JSON), or one record
+  // holding them all as an Arrow IPC stream, at the offset of the last.
+  auto append = [&](const broker::BucketEntry& entry, arrow::json::JsonRowWriter& writer,
+                    uint64_t row, uint64_t stop) -> Status {
+    const size_t n = stop - row;
+    BatchToWrite batch;
+    batch.base_offset = static_cast<int64_t>(entry.base_sequence + row);
+    if (how.format == ValueFormat::kArrow) {
+      const arrow::RecordBatch rows =
+          entry.batch.Slice(static_cast<int64_t>(row), static_cast<int64_t>(n));
+      values.resize(1);
+      offsets.resize(1);
+      headers.resize(1);
+      HIGGINS_ASSIGN_OR_RETURN(values[0], EncodeIpc(rows.schema(), &rows));
+      offsets[0] = std::to_string(n);
+      headers[0][0] = Header{kRowsHeader, offsets[0]};
+      batch.base_offset += static_cast<int64_t>(n) - 1;
+      const RecordToWrite record{entry.timestamp_ms, std::nullopt, values[0], headers[0]};
+      batch.records = std::span(&record, 1);
+      return AppendRecordBatch(batch, *buffer);
+    }
+    values.assign(n, std::string());
+    offsets.assign(n, std::string());
+    headers.resize(n);
+    records.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t r = row + i;
+      writer.AppendRow(static_cast<int64_t>(r), &values[i]);
+      offsets[i] = std::to_string(entry.offsets[r]);
+      headers[i][0] = Header{kOffsetHeader, offsets[i]};
+      records[i] = RecordToWrite{entry.timestamp_ms, entry.keys[r], values[i], headers[i]};
+    }
+    batch.records = records;
+    return AppendRecordBatch(batch, *buffer);
+  };
   while (sequence < *end && !full()) {
     auto read = api_->ReadBucket(stream, bucket, sequence, kRowsPerRead, kEntriesPerRead);
     if (!read.ok()) {
@@ -139,22 +180,7 @@ void KafkaHandler::ReadPartition(std::string_view stream, const FetchPartition& 
       uint64_t row = sequence > entry.base_sequence ? sequence - entry.base_sequence : 0;
       while (row < rows && !full()) {
         const uint64_t stop = std::min(rows, row + kRecordsPerBatch);
-        const size_t n = stop - row;
-        values.assign(n, std::string());
-        offsets.assign(n, std::string());
-        headers.resize(n);
-        records.resize(n);
-        for (size_t i = 0; i < n; ++i) {
-          const uint64_t r = row + i;
-          writer.AppendRow(static_cast<int64_t>(r), &values[i]);
-          offsets[i] = std::to_string(entry.offsets[r]);
-          headers[i][0] = Header{kOffsetHeader, offsets[i]};
-          records[i] = RecordToWrite{entry.timestamp_ms, entry.keys[r], values[i], headers[i]};
-        }
-        BatchToWrite batch;
-        batch.base_offset = static_cast<int64_t>(entry.base_sequence + row);
-        batch.records = records;
-        if (Status s = AppendRecordBatch(batch, *buffer); !s.ok()) {
+        if (Status s = append(entry, writer, row, stop); !s.ok()) {
           spdlog::error("Kafka fetch of {} partition {}: {}", stream, bucket, s.ToString());
           if (buffer->empty()) out->error_code = ErrorCode::kUnknownServerError;
           return;

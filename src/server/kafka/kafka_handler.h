@@ -20,6 +20,16 @@
 
 namespace higgins::server::kafka {
 
+/// How fetched records' values are written (docs/kafka.md, "Values as Arrow").
+enum class ValueFormat : uint8_t {
+  kJson,   // one Kafka record per row, its value the row as a JSON object
+  kArrow,  // one Kafka record per run of rows, its value their Arrow IPC stream
+};
+
+/// The format a client asks for: kArrow when its client id holds `higgins.value=arrow`
+/// (e.g. `client.id=dashboard;higgins.value=arrow`), else kJson.
+ValueFormat ValueFormatFor(std::optional<std::string_view> client_id);
+
 /// What a KafkaSession writes back for one request.
 struct KafkaReply {
   /// The response frame: 4-byte size, response header, body. Empty: no response (a produce
@@ -89,10 +99,16 @@ class KafkaHandler {
              const asio::any_io_executor& executor, Done done);
   /// One round of a fetch (kafka_fetch.cc's FetchState): answers, or polls again.
   void FetchOnce(const std::shared_ptr<void>& state);
-  /// Record batches of one partition from its fetch offset, up to `max_bytes` (more for the
-  /// response's `first` batch).
+  /// How ReadPartition reads: up to `max_bytes` (more for the response's `first` batch), with
+  /// values in `format`.
+  struct PartitionRead {
+    size_t max_bytes = 0;
+    bool first = false;
+    ValueFormat format = ValueFormat::kJson;
+  };
+  /// Record batches of one partition from its fetch offset.
   void ReadPartition(std::string_view stream, const higgins::kafka::FetchPartition& partition,
-                     size_t max_bytes, bool first, higgins::kafka::FetchPartitionResponse* out,
+                     const PartitionRead& how, higgins::kafka::FetchPartitionResponse* out,
                      std::string* buffer) const;
   KafkaReply ListOffsets(const RequestHeader& header, higgins::kafka::Reader& reader) const;
   KafkaReply FindCoordinator(const RequestHeader& header, higgins::kafka::Reader& reader) const;

@@ -1,5 +1,7 @@
 #include "server/kafka/kafka_requests.h"
 
+#include <cctype>
+
 namespace higgins::server::kafka {
 
 using higgins::kafka::ErrorCode;
@@ -79,6 +81,24 @@ bool LooksLikeArrowIpc(std::string_view value) {
   if (value.starts_with("ARROW1")) return true;
   // An IPC stream starts with a message: the continuation marker 0xFFFFFFFF then a length.
   return value.size() >= 8 && value.substr(0, 4) == std::string_view("\xff\xff\xff\xff", 4);
+}
+
+ValueFormat ValueFormatFor(std::optional<std::string_view> client_id) {
+  constexpr std::string_view kAsk = "higgins.value=arrow";
+  if (!client_id) return ValueFormat::kJson;
+  // The words of the client id are separated by anything but letters, digits, '.', '_', '-'
+  // and '=': "higgins.value=arrow" must be one of them.
+  auto word = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '-' ||
+           c == '=';
+  };
+  const std::string_view id = *client_id;
+  for (size_t at = id.find(kAsk); at != std::string_view::npos; at = id.find(kAsk, at + 1)) {
+    const size_t after = at + kAsk.size();
+    if ((at == 0 || !word(id[at - 1])) && (after == id.size() || !word(id[after])))
+      return ValueFormat::kArrow;
+  }
+  return ValueFormat::kJson;
 }
 
 }  // namespace higgins::server::kafka
