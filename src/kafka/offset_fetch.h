@@ -12,9 +12,10 @@
 
 namespace higgins::kafka {
 
-// OffsetFetch (key 9; OffsetFetchRequest.json, OffsetFetchResponse.json), versions 1-5, none
-// flexible. v2 allows a null topic array (every committed offset of the group) and adds a
-// top-level error code, v3 the throttle time, v5 the committed leader epoch; v6 is flexible.
+// OffsetFetch (key 9; OffsetFetchRequest.json, OffsetFetchResponse.json), versions 1-7. v2
+// allows a null topic array (every committed offset of the group) and adds a top-level error
+// code, v3 the throttle time, v5 the committed leader epoch; v6 is flexible (compact strings and
+// arrays, a tagged-field section closing every struct: KIP-482), v7 adds require_stable.
 
 /// Strings are views into the frame body.
 struct OffsetFetchTopic {
@@ -29,12 +30,15 @@ struct OffsetFetchRequest {
   /// nullopt (a null array, v2+) asks for every partition the group committed. v1 cannot carry
   /// null: a null array there is Corruption, and encoding one at v1 is a programmer error.
   std::optional<std::vector<OffsetFetchTopic>> topics{std::in_place};
+  /// v7+ (KIP-447): wait for pending transactional offsets. There are no transactions, so
+  /// nothing is ever pending.
+  bool require_stable = false;
 
   friend bool operator==(const OffsetFetchRequest&, const OffsetFetchRequest&) = default;
 };
 
-/// Decodes an OffsetFetch request body. Errors: NotSupported outside v1-5; Corruption for
-/// malformed, truncated or overlong bytes.
+/// Decodes an OffsetFetch request body. Errors: NotSupported outside v1-7; Corruption for
+/// malformed, truncated or overlong bytes (unknown tagged fields are skipped).
 Result<OffsetFetchRequest> DecodeOffsetFetchRequest(Reader& reader, int16_t version);
 void EncodeOffsetFetchRequest(const OffsetFetchRequest& request, int16_t version, Writer& writer);
 
@@ -65,9 +69,10 @@ struct OffsetFetchResponse {
   friend bool operator==(const OffsetFetchResponse&, const OffsetFetchResponse&) = default;
 };
 
-/// Writes an OffsetFetch response body, v1-5. Field order: throttle_time_ms (v3+), topics
+/// Writes an OffsetFetch response body, v1-7. Field order: throttle_time_ms (v3+), topics
 /// [name, partitions [partition_index, committed_offset, committed_leader_epoch (v5+),
-/// metadata, error_code]], error_code (v2+). Fields newer than `version` are not written.
+/// metadata, error_code]], error_code (v2+); v6+ compact, with empty tagged-field sections.
+/// Fields newer than `version` are not written.
 void EncodeOffsetFetchResponse(const OffsetFetchResponse& response, int16_t version,
                                Writer& writer);
 /// The inverse, for tests and tools; fields absent from `version` keep their defaults.

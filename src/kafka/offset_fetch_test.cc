@@ -1,6 +1,7 @@
-// OffsetFetch: named topics against a null array (all, v2+; refused in v1), golden v1 and v5
-// requests and responses (group error from v2, throttle time from v3, leader epoch from v5),
-// round trips at every version, and refusal of other versions.
+// OffsetFetch: named topics against a null array (all, v2+; refused in v1), golden v1, v5 and
+// flexible v6/v7 requests and responses (group error from v2, throttle time from v3, leader
+// epoch from v5, compact fields and tagged fields from v6, require_stable in v7), round trips at
+// every version, and refusal of other versions.
 #include "kafka/offset_fetch.h"
 
 #include <gtest/gtest.h>
@@ -60,17 +61,48 @@ TEST(OffsetFetchTest, RequestRoundTripsAtEveryVersion) {
   OffsetFetchRequest all;
   all.group_id = "orders";
   all.topics.reset();
-  for (int16_t v = 1; v <= 5; ++v) {
+  OffsetFetchRequest stable = named;
+  stable.require_stable = true;
+  for (int16_t v = 1; v <= 7; ++v) {
     testing::ExpectRoundTrip(named, named, v, EncodeOffsetFetchRequest, DecodeOffsetFetchRequest);
     if (v >= 2) {
       testing::ExpectRoundTrip(all, all, v, EncodeOffsetFetchRequest, DecodeOffsetFetchRequest);
     }
+    testing::ExpectRoundTrip(stable, v >= 7 ? stable : named, v, EncodeOffsetFetchRequest,
+                             DecodeOffsetFetchRequest);
   }
+}
+
+// v6 and later (KIP-482): compact strings and arrays (length + 1 as an unsigned varint, 0 for
+// null), and a tagged-field section after each struct, whose unknown fields are skipped.
+TEST(OffsetFetchTest, DecodesFlexibleV7Request) {
+  const std::string body = Hex("02 67 | 02 | 02 74 03 00000000 00000001 00 | 01 | 00");
+  Reader reader(body);
+  auto request = DecodeOffsetFetchRequest(reader, 7);
+  ASSERT_TRUE(request.ok()) << request.status().ToString();
+  EXPECT_EQ(request->group_id, "g");
+  ASSERT_TRUE(request->topics.has_value());
+  EXPECT_EQ(*request->topics, (std::vector<OffsetFetchTopic>{{"t", {0, 1}}}));
+  EXPECT_TRUE(request->require_stable);
+  EXPECT_EQ(testing::EncodeToString(*request, 7, EncodeOffsetFetchRequest), body);
+  testing::ExpectEveryPrefixFails(body, [](Reader& r) { return DecodeOffsetFetchRequest(r, 7); });
+}
+
+TEST(OffsetFetchTest, FlexibleNullTopicsAndUnknownTaggedFields) {
+  // v6: null topics (compact 0), then a tagged-field section holding tag 5 of two bytes.
+  const std::string body = Hex("02 67 | 00 | 01 05 02 abcd");
+  Reader reader(body);
+  auto request = DecodeOffsetFetchRequest(reader, 6);
+  ASSERT_TRUE(request.ok()) << request.status().ToString();
+  EXPECT_EQ(request->topics, std::nullopt);
+  EXPECT_FALSE(request->require_stable);
+  EXPECT_EQ(testing::ToHex(testing::EncodeToString(*request, 6, EncodeOffsetFetchRequest)),
+            testing::ToHex(Hex("02 67 00 00")));
 }
 
 TEST(OffsetFetchTest, UnsupportedVersions) {
   const std::string body = Hex("0001 67 00000000");
-  for (int16_t v : {int16_t{0}, int16_t{6}, int16_t{8}}) {
+  for (int16_t v : {int16_t{0}, int16_t{8}, int16_t{9}}) {
     Reader reader(body);
     EXPECT_EQ(DecodeOffsetFetchRequest(reader, v).status().code(), StatusCode::kNotSupported) << v;
     Reader response_reader(body);
@@ -79,8 +111,8 @@ TEST(OffsetFetchTest, UnsupportedVersions) {
         << v;
   }
   Reader reader(body);
-  EXPECT_EQ(DecodeOffsetFetchRequest(reader, 6).status(),
-            Status::NotSupported("OffsetFetch v6 is not supported (v1-5)"));
+  EXPECT_EQ(DecodeOffsetFetchRequest(reader, 8).status(),
+            Status::NotSupported("OffsetFetch v8 is not supported (v1-7)"));
 }
 
 OffsetFetchResponse SampleResponse() {
@@ -104,10 +136,20 @@ TEST(OffsetFetchTest, ResponseGoldenBytes) {
             testing::ToHex(Hex("00000003 | 00000001 | 0001 74 | 00000002 |"
                                "00000000 000000000000002a 00000005 0001 6d 0000 |"
                                "00000001 ffffffffffffffff ffffffff ffff 0000 | 000e")));
+  const std::string flexible =
+      Hex("00000003 | 02 | 02 74 | 03 |"
+          "00000000 000000000000002a 00000005 02 6d 0000 00 |"
+          "00000001 ffffffffffffffff ffffffff 00 0000 00 | 00 | 000e 00");
+  for (int16_t v : {int16_t{6}, int16_t{7}}) {
+    EXPECT_EQ(
+        testing::ToHex(testing::EncodeToString(SampleResponse(), v, EncodeOffsetFetchResponse)),
+        testing::ToHex(flexible))
+        << v;
+  }
 }
 
 TEST(OffsetFetchTest, ResponseRoundTripsAtEveryVersion) {
-  for (int16_t v = 1; v <= 5; ++v) {
+  for (int16_t v = 1; v <= 7; ++v) {
     OffsetFetchResponse expected = SampleResponse();
     if (v < 3) expected.throttle_time_ms = 0;
     if (v < 2) expected.error_code = ErrorCode::kNone;

@@ -96,11 +96,12 @@ TEST(RequestHeaderTest, FlexibleVersionsOfTheSupportedApis) {
   EXPECT_TRUE(IsFlexible(ApiKey::kListOffsets, 6));
   EXPECT_FALSE(IsFlexible(ApiKey::kSaslHandshake, 1));
   EXPECT_FALSE(IsFlexible(static_cast<ApiKey>(1000), 50));
-  // Among the advertised ranges, only ApiVersions v3 is flexible.
+  // Among the advertised ranges, only ApiVersions v3 and OffsetFetch v6-7 are flexible.
   for (const ApiVersionRange& range : kSupportedApis) {
     for (int16_t v = range.min_version; v <= range.max_version; ++v) {
-      EXPECT_EQ(IsFlexible(range.api_key, v), range.api_key == ApiKey::kApiVersions && v == 3)
-          << ApiKeyName(range.api_key) << " v" << v;
+      const bool flexible = (range.api_key == ApiKey::kApiVersions && v == 3) ||
+                            (range.api_key == ApiKey::kOffsetFetch && v >= 6);
+      EXPECT_EQ(IsFlexible(range.api_key, v), flexible) << ApiKeyName(range.api_key) << " v" << v;
     }
   }
 }

@@ -28,10 +28,14 @@ inline constexpr ApiVersionRange kSupportedApis[] = {
     {ApiKey::kFetch, 4, 11},       // 4: record batches v2; 11: rack-aware (preferred replica)
     {ApiKey::kListOffsets, 1, 2},  // 2: isolation level
     {ApiKey::kMetadata, 1, 8},     // 1: null topics means all
-    {ApiKey::kOffsetCommit, 2, 7},    {ApiKey::kOffsetFetch, 1, 5},  // 6 and later are flexible
-    {ApiKey::kFindCoordinator, 0, 2}, {ApiKey::kJoinGroup, 0, 5},    // 4: MEMBER_ID_REQUIRED
-                                                                     // (KIP-394)
-    {ApiKey::kHeartbeat, 0, 3},       {ApiKey::kLeaveGroup, 0, 3},  {ApiKey::kSyncGroup, 0, 3},
+    {ApiKey::kOffsetCommit, 2, 7},
+    {ApiKey::kOffsetFetch, 1, 7},  // 6 and later are flexible
+    {ApiKey::kFindCoordinator, 0, 2},
+    {ApiKey::kJoinGroup, 0, 5},  // 4: MEMBER_ID_REQUIRED
+                                 // (KIP-394)
+    {ApiKey::kHeartbeat, 0, 3},
+    {ApiKey::kLeaveGroup, 0, 3},
+    {ApiKey::kSyncGroup, 0, 3},
     {ApiKey::kApiVersions, 0, 3},     // 3: flexible
     {ApiKey::kCreateTopics, 0, 4},    // refused: topics are declared streams
     {ApiKey::kInitProducerId, 0, 1},  // idempotent producers (not transactional ones)
@@ -49,7 +53,7 @@ inline constexpr ApiVersionRange kCodecVersions[] = {
     {ApiKey::kListOffsets, 1, 2},      // served
     {ApiKey::kMetadata, 1, 8},         // served
     {ApiKey::kOffsetCommit, 2, 7},     // 2-4: retention_time_ms; 7: group_instance_id
-    {ApiKey::kOffsetFetch, 1, 5},      // 2: null topics means all; 5: leader epoch
+    {ApiKey::kOffsetFetch, 1, 7},      // 2: null topics means all; 5: leader epoch; 6: flexible
     {ApiKey::kFindCoordinator, 0, 2},  // 1: key_type
     {ApiKey::kJoinGroup, 0, 5},        // 5: static membership (group_instance_id)
     {ApiKey::kHeartbeat, 0, 3},        // 3: group_instance_id
