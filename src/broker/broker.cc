@@ -132,9 +132,11 @@ Result<subscription::SubscriptionManager::StreamRef> Broker::SubscriptionRef(
 
 void Broker::ListenToCommits(stream::StreamLog& log) {
   log.SetCommitListener([engine = derived_.get(), subscriptions = subscriptions_.get(),
+                         waiters = &commit_waiters_,
                          name = log.name()](const std::vector<std::string_view>& keys) {
     engine->OnCommit(name, keys);
     subscriptions->OnCommit(name, keys);
+    waiters->Notify(name);
   });
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "broker/broker_api.h"
+#include "broker/commit_waiters.h"
 #include "common/file_util.h"
 #include "config/topography.h"
 #include "derived/derived_engine.h"
@@ -162,6 +163,8 @@ class Broker final : public BrokerApi {
                                                      int64_t timestamp_ms) const override;
   Result<RecordPosition> Locate(std::string_view stream, std::string_view key,
                                 uint64_t offset) const override;
+  Result<uint64_t> WaitForCommit(std::string_view stream, std::function<void()> wake) override;
+  void CancelCommitWait(std::string_view stream, uint64_t id) override;
 
   const BrokerOptions& options() const { return options_; }
   stream::CommitterStats committer_stats() const { return committer_.stats(); }
@@ -192,7 +195,7 @@ class Broker final : public BrokerApi {
   /// Query of `log`, the stream `request.stream`; errors without the stream's name.
   Result<QueryAnswer> QueryLog(const std::shared_ptr<stream::StreamLog>& log,
                                const QueryRequest& request) const;
-  /// Sends `log`'s commits to the derived engine and the subscriptions.
+  /// Sends `log`'s commits to the derived engine, the subscriptions and the commit waiters.
   void ListenToCommits(stream::StreamLog& log);
   /// Metadata partitions of window stream `decl` (under mu_): its base's partitions in key
   /// order, at most max_listed_partitions, each with its number of windows; `records` counts
@@ -239,6 +242,8 @@ class Broker final : public BrokerApi {
   BrokerOptions options_;
   std::optional<FileLock> lock_;  // held for the broker's life
   mutable std::shared_mutex mu_;
+  /// Woken by every stream's commits (ListenToCommits): outlives the streams.
+  CommitWaiters commit_waiters_;
   std::mutex config_mu_;  // serialises configuration changes (held across their I/O)
   config::Topography topography_;
   std::map<std::string, std::unique_ptr<storage::Storage>, std::less<>> storages_;

@@ -190,6 +190,13 @@ class BrokerApi {
   virtual Result<std::optional<BucketPosition>> BucketAtTime(std::string_view stream,
                                                              uint32_t bucket,
                                                              int64_t timestamp_ms) const = 0;
+  /// Calls `wake` once, on the thread that publishes it, after the next commit to `stream`
+  /// (any bucket) becomes visible: what a long-polling Kafka fetch waits on. `wake` must be
+  /// quick and must not block (it posts work). Returns the wait's id for CancelCommitWait.
+  /// Errors: NotFound (stream, window stream).
+  virtual Result<uint64_t> WaitForCommit(std::string_view stream, std::function<void()> wake) = 0;
+  /// Forgets a wait that has not been woken; nothing when it has.
+  virtual void CancelCommitWait(std::string_view stream, uint64_t id) = 0;
   /// Where record `offset` of partition `key` is: its bucket and sequence. Errors: NotFound.
   struct RecordPosition {
     uint32_t bucket = 0;

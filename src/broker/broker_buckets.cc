@@ -1,5 +1,5 @@
 // Bucket logs read as Kafka partitions (docs/kafka.md): entries from a sequence on, the visible
-// end, the entry at a time, and where a partition's record lies.
+// end, the entry at a time, where a partition's record lies, and waits for the next commit.
 #include <algorithm>
 
 #include "broker/broker.h"
@@ -115,6 +115,15 @@ Result<BrokerApi::RecordPosition> Broker::Locate(std::string_view stream_name, s
   HIGGINS_ASSIGN_OR_RETURN(auto log, FindStream(stream_name));
   HIGGINS_ASSIGN_OR_RETURN(stream::RowRef ref, log->index().At(key, offset));
   return RecordPosition{ref.bucket.value(), ref.entry.base_sequence.value() + ref.row};
+}
+
+Result<uint64_t> Broker::WaitForCommit(std::string_view stream_name, std::function<void()> wake) {
+  HIGGINS_RETURN_IF_ERROR(BucketStream(stream_name, 0).status());
+  return commit_waiters_.Add(stream_name, std::move(wake));
+}
+
+void Broker::CancelCommitWait(std::string_view stream_name, uint64_t id) {
+  commit_waiters_.Cancel(stream_name, id);
 }
 
 }  // namespace higgins::broker

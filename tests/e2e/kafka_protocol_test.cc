@@ -11,9 +11,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "broker_process.h"
 #include "kafka/api_versions.h"
@@ -325,6 +327,60 @@ TEST_F(KafkaProtocolTest, FetchPastTheEndIsOffsetOutOfRange) {
   ASSERT_TRUE(response.ok());
   EXPECT_EQ(response->responses.at(0).partitions.at(0).error_code, ErrorCode::kOffsetOutOfRange);
   EXPECT_EQ(response->responses.at(0).partitions.at(0).high_watermark, 0);
+}
+
+/// A Fetch v4 request body for partition 0 of `topic` from `offset`.
+std::string FetchBody(std::string_view topic, int64_t offset, int32_t max_wait_ms) {
+  FetchRequest fetch;
+  fetch.max_wait_ms = max_wait_ms;
+  fetch.min_bytes = 1;
+  fetch.topics.push_back({topic, {{0, -1, offset, -1, 1 << 20}}});
+  std::string body;
+  Writer writer(&body);
+  EncodeFetchRequest(fetch, 4, writer);
+  return body;
+}
+
+// docs/kafka.md, "Fetch": a fetch with nothing to answer waits for the next commit to its
+// streams (not for a polling interval), and an idle one answers empty at max_wait_ms.
+TEST_F(KafkaProtocolTest, AWaitingFetchIsAnsweredByTheNextCommitAndAnIdleOneAtItsDeadline) {
+  using Clock = std::chrono::steady_clock;
+  auto ms_since = [](Clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
+  };
+  KafkaConnection consumer(kafka_port_);
+  consumer.Send(ApiKey::kFetch, 4, 21, FetchBody("events", 0, 8000));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the fetch is waiting
+  KafkaConnection producer(kafka_port_);
+  const Clock::time_point produced_at = Clock::now();
+  producer.Send(ApiKey::kProduce, 3, 22, ProduceBody("events", JsonBatch({R"({"id":"w","n":1})"})));
+  auto produced = producer.Receive();
+  ASSERT_TRUE(produced);
+  EXPECT_EQ(ProduceError(*produced), ErrorCode::kNone);
+  auto fetched = consumer.Receive();
+  ASSERT_TRUE(fetched);
+  EXPECT_LT(ms_since(produced_at), 4000) << "answered at the deadline, not by the commit";
+  Reader reader(*fetched);
+  EXPECT_EQ(reader.Int32(), 21);
+  auto response = DecodeFetchResponse(reader, 4);
+  ASSERT_TRUE(response.ok()) << response.status().ToString();
+  auto batches = DecodeRecordBatches(response->responses.at(0).partitions.at(0).records);
+  ASSERT_TRUE(batches.ok()) << batches.status().ToString();
+  ASSERT_EQ(batches->size(), 1u);
+  EXPECT_EQ((*batches)[0].records.at(0).value, R"({"id":"w","n":1})");
+
+  const Clock::time_point idle_at = Clock::now();
+  consumer.Send(ApiKey::kFetch, 4, 23, FetchBody("events", 1, 300));
+  auto idle = consumer.Receive();
+  ASSERT_TRUE(idle);
+  EXPECT_GE(ms_since(idle_at), 280);
+  Reader idle_reader(*idle);
+  EXPECT_EQ(idle_reader.Int32(), 23);
+  auto empty = DecodeFetchResponse(idle_reader, 4);
+  ASSERT_TRUE(empty.ok()) << empty.status().ToString();
+  EXPECT_EQ(empty->responses.at(0).partitions.at(0).error_code, ErrorCode::kNone);
+  EXPECT_TRUE(empty->responses.at(0).partitions.at(0).records.empty());
+  EXPECT_TRUE(Serves());
 }
 
 /// Sends `body` as `key` v`version` and decodes the response with `decode`.

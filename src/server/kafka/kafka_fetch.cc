@@ -41,6 +41,9 @@ struct FetchState {
   asio::steady_timer timer;
   std::chrono::steady_clock::time_point deadline;
   ValueFormat format = ValueFormat::kJson;
+  /// The commit waits registered while the fetch waits: (stream, id), one per stream.
+  std::vector<std::pair<std::string, uint64_t>> waits;
+  bool answered = false;
 };
 
 }  // namespace
@@ -91,13 +94,45 @@ void KafkaHandler::FetchOnce(const std::shared_ptr<void>& opaque) {
   }
   const bool enough = total >= static_cast<size_t>(std::max(request.min_bytes, 1));
   if (enough || error || std::chrono::steady_clock::now() >= state->deadline) {
+    state->answered = true;
     return state->done(KafkaReply{ResponseFrame(state->header, [&](Writer& writer) {
       EncodeFetchResponse(response, state->header.api_version, writer);
     })});
   }
-  // Long poll: look again shortly, until there is enough or the wait is over.
-  state->timer.expires_after(std::chrono::milliseconds(options_.fetch_poll_ms));
-  state->timer.async_wait([this, state](const asio::error_code&) { FetchOnce(state); });
+  // Long poll: wait for the next commit to one of the streams, or the deadline, then read
+  // again. The timer's handler is that next read: a commit cancels the timer to run it early.
+  std::weak_ptr<FetchState> weak = state;
+  const asio::any_io_executor executor = state->timer.get_executor();
+  for (const FetchTopicResponse& topic : response.responses) {
+    const bool registered =
+        std::any_of(state->waits.begin(), state->waits.end(),
+                    [&](const auto& wait) { return wait.first == topic.topic; });
+    if (registered) continue;
+    auto id = api_->WaitForCommit(topic.topic, [weak, executor] {
+      asio::post(executor, [weak] {
+        if (auto woken = weak.lock(); woken && !woken->answered) woken->timer.cancel();
+      });
+    });
+    if (id.ok()) state->waits.emplace_back(topic.topic, *id);
+  }
+  // A commit between the reads above and the waits would wake nobody: look at the ends again.
+  bool moved = false;
+  for (const FetchTopicResponse& topic : response.responses) {
+    for (const FetchPartitionResponse& partition : topic.partitions) {
+      auto end = api_->BucketEnd(topic.topic, static_cast<uint32_t>(partition.partition_index));
+      moved = moved || (end.ok() && static_cast<int64_t>(*end) != partition.high_watermark);
+    }
+  }
+  if (moved) {
+    state->timer.expires_after(std::chrono::milliseconds(0));
+  } else {
+    state->timer.expires_at(state->deadline);
+  }
+  state->timer.async_wait([this, state](const asio::error_code&) {
+    for (const auto& [stream, id] : state->waits) api_->CancelCommitWait(stream, id);
+    state->waits.clear();
+    FetchOnce(state);
+  });
 }
 
 void KafkaHandler::ReadPartition(std::string_view stream, const FetchPartition& partition,

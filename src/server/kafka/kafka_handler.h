@@ -49,8 +49,6 @@ struct KafkaHandlerOptions {
   std::string cluster_id = "higgins";
   /// Fetch long polls wait at most this long, whatever the client asks (ms).
   int32_t max_fetch_wait_ms = 30'000;
-  /// How often a waiting fetch looks for new records (ms).
-  int32_t fetch_poll_ms = 5;
   /// Bytes of decompressed record batches one produce request may carry.
   size_t max_produce_bytes = size_t{64} << 20;
   /// The producer ids InitProducerId gives out (ClaimProducerIds); empty: it answers

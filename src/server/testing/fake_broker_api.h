@@ -106,6 +106,10 @@ class FakeBrokerApi final : public broker::BrokerApi {
   Result<RecordPosition> Locate(std::string_view, std::string_view, uint64_t) const override {
     return Status::NotSupported("Locate");
   }
+  Result<uint64_t> WaitForCommit(std::string_view, std::function<void()>) override {
+    return Status::NotSupported("WaitForCommit");
+  }
+  void CancelCommitWait(std::string_view, uint64_t) override {}
   Result<SubscriptionId> CreateSubscription(std::string_view stream,
                                             broker::SubscriptionStart start,
                                             std::chrono::milliseconds) override {
