@@ -138,10 +138,10 @@ KafkaReply KafkaHandler::LeaveGroup(const RequestHeader& header, Reader& reader)
   })};
 }
 
-KafkaReply KafkaHandler::OffsetCommit(const RequestHeader& header, Reader& reader) {
+void KafkaHandler::OffsetCommit(const RequestHeader& header, Reader& reader, Done done) {
   auto request = DecodeOffsetCommitRequest(reader, header.api_version);
   if (!request.ok()) {
-    return CloseWith("malformed OffsetCommit request: " + request.status().message());
+    return done(CloseWith("malformed OffsetCommit request: " + request.status().message()));
   }
   const std::string group(request->group_id);
   ErrorCode group_error = ErrorCode::kNone;
@@ -153,10 +153,10 @@ KafkaReply KafkaHandler::OffsetCommit(const RequestHeader& header, Reader& reade
     group_error = coordinator_.CheckCommit(group, request->generation_id,
                                            std::string(request->member_id), Now());
   }
-  OffsetCommitResponse response;
+  auto response = std::make_shared<OffsetCommitResponse>();
   std::vector<OffsetStore::Commit> commits;
   for (const OffsetCommitTopic& topic : request->topics) {
-    OffsetCommitTopicResponse& out_topic = response.topics.emplace_back();
+    OffsetCommitTopicResponse& out_topic = response->topics.emplace_back();
     out_topic.name = std::string(topic.name);
     auto logs = api_->DescribeBuckets(topic.name);
     for (const OffsetCommitPartition& p : topic.partitions) {
@@ -178,24 +178,28 @@ KafkaReply KafkaHandler::OffsetCommit(const RequestHeader& header, Reader& reade
       }
     }
   }
-  // The partitions the store's outcome answers (pointers taken once `response` has stopped
-  // growing).
-  std::vector<OffsetCommitPartitionResponse*> pending;
-  for (auto& topic : response.topics) {
-    for (auto& p : topic.partitions) {
-      if (p.error_code == ErrorCode::kNone) pending.push_back(&p);
-    }
-  }
-  if (!commits.empty()) {
-    Status s = offsets_->Store(group, commits);
-    if (!s.ok()) {
-      spdlog::error("Kafka OffsetCommit of group {}: {}", group, s.ToString());
-      for (auto* p : pending) p->error_code = ErrorCode::kKafkaStorageError;
-    }
-  }
-  return KafkaReply{ResponseFrame(header, [&](Writer& writer) {
-    EncodeOffsetCommitResponse(response, header.api_version, writer);
-  })};
+  auto answer = [header, response, done = std::move(done)] {
+    done(KafkaReply{ResponseFrame(header, [&](Writer& writer) {
+      EncodeOffsetCommitResponse(*response, header.api_version, writer);
+    })});
+  };
+  if (commits.empty()) return answer();
+  // Stored off this thread, with the other commits of the moment (OffsetCommitter); the
+  // partitions accepted above are answered with the store's outcome.
+  committer_->Submit(group, std::move(commits),
+                     [group, response, answer = std::move(answer)](const Status& s) {
+                       if (!s.ok()) {
+                         spdlog::error("Kafka OffsetCommit of group {}: {}", group, s.ToString());
+                         for (auto& topic : response->topics) {
+                           for (auto& p : topic.partitions) {
+                             if (p.error_code == ErrorCode::kNone) {
+                               p.error_code = ErrorCode::kKafkaStorageError;
+                             }
+                           }
+                         }
+                       }
+                       answer();
+                     });
 }
 
 KafkaReply KafkaHandler::OffsetFetch(const RequestHeader& header, Reader& reader) const {

@@ -17,7 +17,11 @@ KafkaHandler::KafkaHandler(broker::BrokerApi* api, KafkaHandlerOptions options,
     : api_(api),
       options_(std::move(options)),
       offsets_(offsets),
-      producers_(options_.producer_state, options_.producer_ids) {}
+      producers_(options_.producer_state, options_.producer_ids) {
+  if (offsets_ != nullptr) committer_ = std::make_unique<OffsetCommitter>(offsets_);
+}
+
+KafkaHandler::~KafkaHandler() = default;
 
 void KafkaHandler::Handle(std::string request, const asio::any_io_executor& executor, Done done) {
   // The views of the decoded request point into `body`, which lives as long as the request.
@@ -51,7 +55,7 @@ void KafkaHandler::Handle(std::string request, const asio::any_io_executor& exec
     case ApiKey::kSyncGroup: return SyncGroup(h, reader, std::move(done));
     case ApiKey::kHeartbeat: return done(Heartbeat(h, reader));
     case ApiKey::kLeaveGroup: return done(LeaveGroup(h, reader));
-    case ApiKey::kOffsetCommit: return done(OffsetCommit(h, reader));
+    case ApiKey::kOffsetCommit: return OffsetCommit(h, reader, std::move(done));
     case ApiKey::kOffsetFetch: return done(OffsetFetch(h, reader));
     case ApiKey::kInitProducerId: return done(InitProducerId(h, reader));
     case ApiKey::kDescribeConfigs: return done(DescribeConfigs(h, reader));

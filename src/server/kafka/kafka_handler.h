@@ -14,6 +14,7 @@
 #include "kafka/request_header.h"
 #include "kafka/wire.h"
 #include "server/kafka/group_coordinator.h"
+#include "server/kafka/offset_committer.h"
 #include "server/kafka/offset_store.h"
 #include "server/kafka/producer_ids.h"
 #include "server/kafka/producer_state.h"
@@ -68,6 +69,7 @@ class KafkaHandler {
   /// `offsets` keeps consumer groups' committed offsets (it outlives the handler); null: no
   /// group coordinator (FindCoordinator answers COORDINATOR_NOT_AVAILABLE).
   KafkaHandler(broker::BrokerApi* api, KafkaHandlerOptions options, OffsetStore* offsets = nullptr);
+  ~KafkaHandler();  // stores the offset commits already queued
 
   /// Answers `request` (a frame body without its size). `executor` runs the timers of a
   /// long-polling fetch (the session's strand).
@@ -114,7 +116,7 @@ class KafkaHandler {
   void SyncGroup(const RequestHeader& header, higgins::kafka::Reader& reader, Done done);
   KafkaReply Heartbeat(const RequestHeader& header, higgins::kafka::Reader& reader);
   KafkaReply LeaveGroup(const RequestHeader& header, higgins::kafka::Reader& reader);
-  KafkaReply OffsetCommit(const RequestHeader& header, higgins::kafka::Reader& reader);
+  void OffsetCommit(const RequestHeader& header, higgins::kafka::Reader& reader, Done done);
   KafkaReply OffsetFetch(const RequestHeader& header, higgins::kafka::Reader& reader) const;
   KafkaReply InitProducerId(const RequestHeader& header, higgins::kafka::Reader& reader);
   KafkaReply DescribeConfigs(const RequestHeader& header, higgins::kafka::Reader& reader) const;
@@ -130,6 +132,7 @@ class KafkaHandler {
   broker::BrokerApi* api_;
   KafkaHandlerOptions options_;
   OffsetStore* offsets_;
+  std::unique_ptr<OffsetCommitter> committer_;  // stores offsets_'s commits; null without
   GroupCoordinator coordinator_{GroupCoordinator::Options{}};
   ProducerStateTable producers_;
   ProducerStateTable::Clock::time_point next_producer_expiry_;  // Tick's, one thread

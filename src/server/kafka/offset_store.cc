@@ -130,12 +130,15 @@ Status OffsetStore::MaybeRewrite() {
     if (!commits.empty()) all += EncodeRecord(group, commits);
     commits.clear();
   };
-  for (const auto& [key, c] : offsets_) {
-    if (std::get<0>(key) != group) {
-      flush();
-      group = std::get<0>(key);
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [key, c] : offsets_) {
+      if (std::get<0>(key) != group) {
+        flush();
+        group = std::get<0>(key);
+      }
+      commits.push_back({std::get<1>(key), std::get<2>(key), c});
     }
-    commits.push_back({std::get<1>(key), std::get<2>(key), c});
   }
   flush();
   HIGGINS_RETURN_IF_ERROR(WriteFileAtomically(path_, all));
@@ -147,23 +150,35 @@ Status OffsetStore::MaybeRewrite() {
 }
 
 Status OffsetStore::Store(std::string_view group, const std::vector<Commit>& commits) {
-  const std::string record = EncodeRecord(group, commits);
-  std::lock_guard lock(mu_);
+  const GroupCommits one{std::string(group), commits};
+  return StoreMany(std::span(&one, 1));
+}
+
+Status OffsetStore::StoreMany(std::span<const GroupCommits> batch) {
+  std::string records;
+  for (const GroupCommits& g : batch) records += EncodeRecord(g.group, g.commits);
+  std::lock_guard write(write_mu_);
   HIGGINS_RETURN_IF_ERROR(failure_);
-  Status s = WriteAll(file_.fd(), path_, record);
+  Status s = WriteAll(file_.fd(), path_, records);
   if (s.ok() && ::fdatasync(file_.fd()) != 0) s = ErrnoError("fdatasync", path_, errno);
   if (!s.ok()) {
     failure_ = s;
     return s;
   }
-  bytes_ += record.size();
-  for (const Commit& c : commits) {
-    auto [it, added] =
-        offsets_.insert_or_assign(Key{std::string(group), c.topic, c.partition}, c.committed);
-    if (added) live_bytes_ += 32 + group.size() + c.topic.size();
+  bytes_ += records.size();
+  {
+    std::lock_guard lock(mu_);
+    for (const GroupCommits& g : batch) {
+      for (const Commit& c : g.commits) {
+        auto [it, added] =
+            offsets_.insert_or_assign(Key{g.group, c.topic, c.partition}, c.committed);
+        if (added) live_bytes_ += 32 + g.group.size() + c.topic.size();
+      }
+    }
   }
   if (Status rewrite = MaybeRewrite(); !rewrite.ok()) {
-    // The commit itself is durable; a failed rewrite leaves the old file (WriteFileAtomically).
+    // The commits themselves are durable; a failed rewrite leaves the old file
+    // (WriteFileAtomically).
     spdlog::warn("{}", rewrite.ToString());
   }
   return Status::OK();
@@ -189,7 +204,7 @@ std::vector<OffsetStore::Commit> OffsetStore::FetchAll(std::string_view group) c
 }
 
 uint64_t OffsetStore::file_bytes() const {
-  std::lock_guard lock(mu_);
+  std::lock_guard write(write_mu_);
   return bytes_;
 }
 
