@@ -113,6 +113,16 @@ void DecodeAsEveryApi(std::string_view body) {
           RoundTrip(body, v, kafka::DecodeCreateTopicsRequest, kafka::EncodeCreateTopicsRequest);
           RoundTrip(body, v, kafka::DecodeCreateTopicsResponse, kafka::EncodeCreateTopicsResponse);
           break;
+        case kafka::ApiKey::kDescribeGroups:
+          RoundTrip(body, v, kafka::DecodeDescribeGroupsRequest,
+                    kafka::EncodeDescribeGroupsRequest);
+          RoundTrip(body, v, kafka::DecodeDescribeGroupsResponse,
+                    kafka::EncodeDescribeGroupsResponse);
+          break;
+        case kafka::ApiKey::kListGroups:
+          RoundTrip(body, v, kafka::DecodeListGroupsRequest, kafka::EncodeListGroupsRequest);
+          RoundTrip(body, v, kafka::DecodeListGroupsResponse, kafka::EncodeListGroupsResponse);
+          break;
         default: __builtin_trap();  // a table row without a codec
       }
     }

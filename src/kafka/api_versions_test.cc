@@ -15,12 +15,13 @@ namespace {
 
 using testing::Hex;
 
-// The fifteen rows of kSupportedApis (docs/kafka.md, "APIs and versions") as (key, min, max)
+// The seventeen rows of kSupportedApis (docs/kafka.md, "APIs and versions") as (key, min, max)
 // INT16 triples in table order, 6 bytes each.
 constexpr std::string_view kRangesHex =
     "0000 0000 0007 | 0001 0004 000b | 0002 0001 0002 | 0003 0001 0008 | 0008 0002 0007 |"
     "0009 0001 0007 | 000a 0000 0002 | 000b 0000 0005 | 000c 0000 0003 | 000d 0000 0003 |"
-    "000e 0000 0003 | 0012 0000 0003 | 0013 0000 0004 | 0016 0000 0001 | 0020 0000 0002";
+    "000e 0000 0003 | 000f 0000 0004 | 0010 0000 0002 | 0012 0000 0003 | 0013 0000 0004 |"
+    "0016 0000 0001 | 0020 0000 0002";
 
 TEST(ApiVersionsTest, DecodesV0Request) {
   // Header v1 (client id "rdkafka"); the v0 body is empty.
@@ -77,7 +78,7 @@ TEST(ApiVersionsTest, EncodesV0Response) {
   Writer writer(&out);
   EncodeApiVersionsResponse(SupportedApiVersionsResponse(), 0, writer);
   EXPECT_EQ(testing::ToHex(out),
-            testing::ToHex(Hex("0000 | 0000000f |" + std::string(kRangesHex))));
+            testing::ToHex(Hex("0000 | 00000011 |" + std::string(kRangesHex))));
 }
 
 TEST(ApiVersionsTest, EncodesV3Response) {
@@ -86,14 +87,15 @@ TEST(ApiVersionsTest, EncodesV3Response) {
   std::string out;
   Writer writer(&out);
   EncodeApiVersionsResponse(response, 3, writer);
-  // COMPACT_ARRAY of 15 (10), each entry followed by an empty tagged-field section, then
+  // COMPACT_ARRAY of 17 (12), each entry followed by an empty tagged-field section, then
   // throttle_time_ms and the body's tagged fields.
   EXPECT_EQ(testing::ToHex(out),
-            testing::ToHex(Hex("0000 | 10 | 0000 0000 0007 00 | 0001 0004 000b 00 |"
+            testing::ToHex(Hex("0000 | 12 | 0000 0000 0007 00 | 0001 0004 000b 00 |"
                                "0002 0001 0002 00 | 0003 0001 0008 00 | 0008 0002 0007 00 |"
                                "0009 0001 0007 00 | 000a 0000 0002 00 | 000b 0000 0005 00 |"
                                "000c 0000 0003 00 | 000d 0000 0003 00 | 000e 0000 0003 00 |"
-                               "0012 0000 0003 00 | 0013 0000 0004 00 | 0016 0000 0001 00 |"
+                               "000f 0000 0004 00 | 0010 0000 0002 00 | 0012 0000 0003 00 |"
+                               " 0013 0000 0004 00 | 0016 0000 0001 00 |"
                                "0020 0000 0002 00 | 0000000a | 00")));
   Reader reader(out);
   auto back = DecodeApiVersionsResponse(reader, 3);
@@ -137,7 +139,7 @@ TEST(ApiVersionsTest, NewerVersionIsAnsweredWithV0AndUnsupportedVersion) {
   EncodeResponseHeader(header->api_key, header->api_version, header->correlation_id, writer);
   EncodeApiVersionsResponse(UnsupportedApiVersionsResponse(), version, writer);
   writer.FillSizeSince(size);
-  EXPECT_EQ(testing::ToHex(out), testing::ToHex(Hex("00000064 | 00000009 | 0023 | 0000000f |" +
+  EXPECT_EQ(testing::ToHex(out), testing::ToHex(Hex("00000070 | 00000009 | 0023 | 00000011 |" +
                                                     std::string(kRangesHex))));
 }
 

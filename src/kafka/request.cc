@@ -38,6 +38,8 @@ Result<Request> DecodeRequest(const RequestHeader& header, Reader& reader) {
     case ApiKey::kInitProducerId: return Wrap(DecodeInitProducerIdRequest(reader, v));
     case ApiKey::kDescribeConfigs: return Wrap(DecodeDescribeConfigsRequest(reader, v));
     case ApiKey::kCreateTopics: return Wrap(DecodeCreateTopicsRequest(reader, v));
+    case ApiKey::kDescribeGroups: return Wrap(DecodeDescribeGroupsRequest(reader, v));
+    case ApiKey::kListGroups: return Wrap(DecodeListGroupsRequest(reader, v));
     default: break;
   }
   return Status::NotSupported("API key " + std::to_string(static_cast<int>(header.api_key)) + " (" +
@@ -61,6 +63,8 @@ ApiKey ApiKeyOf(const Request& request) {
                         [](const InitProducerIdRequest&) { return ApiKey::kInitProducerId; },
                         [](const DescribeConfigsRequest&) { return ApiKey::kDescribeConfigs; },
                         [](const CreateTopicsRequest&) { return ApiKey::kCreateTopics; },
+                        [](const DescribeGroupsRequest&) { return ApiKey::kDescribeGroups; },
+                        [](const ListGroupsRequest&) { return ApiKey::kListGroups; },
                     },
                     request);
 }
@@ -87,6 +91,8 @@ void EncodeRequest(const Request& request, int16_t version, Writer& writer) {
             EncodeDescribeConfigsRequest(r, version, writer);
           },
           [&](const CreateTopicsRequest& r) { EncodeCreateTopicsRequest(r, version, writer); },
+          [&](const DescribeGroupsRequest& r) { EncodeDescribeGroupsRequest(r, version, writer); },
+          [&](const ListGroupsRequest& r) { EncodeListGroupsRequest(r, version, writer); },
       },
       request);
 }

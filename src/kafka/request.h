@@ -7,12 +7,14 @@
 #include "kafka/api_versions.h"
 #include "kafka/create_topics.h"
 #include "kafka/describe_configs.h"
+#include "kafka/describe_groups.h"
 #include "kafka/fetch.h"
 #include "kafka/find_coordinator.h"
 #include "kafka/heartbeat.h"
 #include "kafka/init_producer_id.h"
 #include "kafka/join_group.h"
 #include "kafka/leave_group.h"
+#include "kafka/list_groups.h"
 #include "kafka/list_offsets.h"
 #include "kafka/metadata.h"
 #include "kafka/offset_commit.h"
@@ -29,7 +31,8 @@ using Request =
     std::variant<ApiVersionsRequest, MetadataRequest, ProduceRequest, FetchRequest,
                  ListOffsetsRequest, FindCoordinatorRequest, JoinGroupRequest, SyncGroupRequest,
                  HeartbeatRequest, LeaveGroupRequest, OffsetCommitRequest, OffsetFetchRequest,
-                 InitProducerIdRequest, DescribeConfigsRequest, CreateTopicsRequest>;
+                 InitProducerIdRequest, DescribeConfigsRequest, CreateTopicsRequest,
+                 DescribeGroupsRequest, ListGroupsRequest>;
 
 /// Decodes the request body that follows `header` in `reader` (see DecodeRequestHeader), by
 /// header.api_key and header.api_version. Errors: NotSupported for a key or version outside

@@ -99,7 +99,7 @@ TEST(RequestTest, DecodesGroupRequestsByTheirFrames) {
 
 TEST(RequestTest, ServedApisAreTheDocumentedOnes) {
   // docs/kafka.md, "APIs and versions": the broker serves every version the codec knows.
-  EXPECT_EQ(std::size(kSupportedApis), 15u);
+  EXPECT_EQ(std::size(kSupportedApis), 17u);
   ASSERT_EQ(std::size(kSupportedApis), std::size(kCodecVersions));
   for (const ApiVersionRange& range : kCodecVersions) {
     EXPECT_EQ(SupportedVersions(range.api_key), range) << ApiKeyName(range.api_key);
@@ -136,6 +136,8 @@ TEST(RequestTest, DefaultRequestsRoundTripAtEveryCodecVersion) {
         case ApiKey::kJoinGroup: request = JoinGroupRequest{}; break;
         case ApiKey::kSyncGroup: request = SyncGroupRequest{}; break;
         case ApiKey::kHeartbeat: request = HeartbeatRequest{}; break;
+        case ApiKey::kDescribeGroups: request = DescribeGroupsRequest{}; break;
+        case ApiKey::kListGroups: request = ListGroupsRequest{}; break;
         case ApiKey::kLeaveGroup: request = LeaveGroupRequest{}; break;
         case ApiKey::kOffsetCommit: request = OffsetCommitRequest{}; break;
         case ApiKey::kOffsetFetch: request = OffsetFetchRequest{}; break;

@@ -36,6 +36,8 @@ inline constexpr ApiVersionRange kSupportedApis[] = {
     {ApiKey::kHeartbeat, 0, 3},
     {ApiKey::kLeaveGroup, 0, 3},
     {ApiKey::kSyncGroup, 0, 3},
+    {ApiKey::kDescribeGroups, 0, 4},  // admin tools: kafka-consumer-groups, kafkajs' admin
+    {ApiKey::kListGroups, 0, 2},
     {ApiKey::kApiVersions, 0, 3},     // 3: flexible
     {ApiKey::kCreateTopics, 0, 4},    // refused: topics are declared streams
     {ApiKey::kInitProducerId, 0, 1},  // idempotent producers (not transactional ones)
@@ -59,6 +61,8 @@ inline constexpr ApiVersionRange kCodecVersions[] = {
     {ApiKey::kHeartbeat, 0, 3},        // 3: group_instance_id
     {ApiKey::kLeaveGroup, 0, 3},       // 3: a batch of members
     {ApiKey::kSyncGroup, 0, 3},        // 3: group_instance_id
+    {ApiKey::kDescribeGroups, 0, 4},   // served; 4: members' group_instance_id
+    {ApiKey::kListGroups, 0, 2},       // served
     {ApiKey::kApiVersions, 0, 3},      // served; 3 is flexible
     {ApiKey::kCreateTopics, 0, 4},     // served; 1: validate_only
     {ApiKey::kInitProducerId, 0, 1},   // served

@@ -180,6 +180,47 @@ test('kafkajs: an idempotent producer and a consumer group, round trip', async (
   assert.deepEqual(viaKafka.map((m) => m.value), native.map((r) => r.record));
 });
 
+test('kafkajs admin: listGroups, describeGroups, setOffsets and fetchOffsets', async () => {
+  const admin = kafka.admin();
+  await admin.connect();
+  const consumer = kafka.consumer({ groupId: 'kjs-described', maxWaitTimeInMs: 200, sessionTimeout: 10000, heartbeatInterval: 500 });
+  try {
+    // A running member: the group is Stable, with its assignment.
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'kjs', fromBeginning: true });
+    let first;
+    const consumed = new Promise((resolve) => { first = resolve; });
+    await consumer.run({ eachMessage: async () => first() });
+    await consumed;
+    const { groups: [running] } = await admin.describeGroups(['kjs-described']);
+    assert.equal(running.state, 'Stable');
+    assert.equal(running.protocolType, 'consumer');
+    assert.equal(running.protocol, 'RoundRobinAssigner');
+    assert.equal(running.members.length, 1);
+    assert.equal(running.members[0].clientId, 'higgins-kafka-test');
+    assert.ok(running.members[0].memberAssignment.length > 0, 'the leader\'s assignment is shown');
+    await consumer.disconnect();
+    const { groups: [left] } = await admin.describeGroups(['kjs-described']);
+    assert.equal(left.state, 'Empty');
+    assert.deepEqual(left.members, []);
+
+    // Both groups of this file so far are listed, with their protocol type.
+    const { groups } = await admin.listGroups();
+    for (const groupId of ['kjs-group', 'kjs-described']) {
+      assert.deepEqual(groups.find((g) => g.groupId === groupId), { groupId, protocolType: 'consumer' });
+    }
+    // An empty group's offsets can be set by an admin tool, and are fetched back.
+    await admin.setOffsets({ groupId: 'kjs-group', topic: 'kjs', partitions: [{ partition: 1, offset: '3' }] });
+    const [offsets] = await admin.fetchOffsets({ groupId: 'kjs-group', topics: ['kjs'] });
+    assert.equal(offsets.partitions.find((p) => p.partition === 1).offset, '3');
+    const { groups: [unknown] } = await admin.describeGroups(['no-such-group']);
+    assert.equal(unknown.state, 'Dead');
+  } finally {
+    await consumer.disconnect();
+    await admin.disconnect();
+  }
+});
+
 // A 1000-row batch of readings: sensors s0..s9, seq from `first`.
 function readingsBatch(first) {
   const schema = new Schema([

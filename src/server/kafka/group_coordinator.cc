@@ -406,17 +406,54 @@ void GroupCoordinator::Tick(Clock::time_point now) {
   for (auto& action : actions) action();
 }
 
-std::string GroupCoordinator::StateOf(const std::string& group_id) const {
-  std::lock_guard lock(mu_);
-  auto it = groups_.find(group_id);
-  if (it == groups_.end()) return "Dead";
-  switch (it->second.state) {
+const char* GroupCoordinator::StateName(State state) {
+  switch (state) {
     case State::kEmpty: return "Empty";
     case State::kPreparingRebalance: return "PreparingRebalance";
     case State::kCompletingRebalance: return "CompletingRebalance";
     case State::kStable: return "Stable";
   }
   return "Dead";
+}
+
+std::string GroupCoordinator::StateOf(const std::string& group_id) const {
+  std::lock_guard lock(mu_);
+  auto it = groups_.find(group_id);
+  return it == groups_.end() ? "Dead" : StateName(it->second.state);
+}
+
+GroupCoordinator::Description GroupCoordinator::Describe(const std::string& group_id) const {
+  std::lock_guard lock(mu_);
+  Description out;
+  auto it = groups_.find(group_id);
+  if (it == groups_.end()) {
+    out.state = "Dead";
+    return out;
+  }
+  const Group& group = it->second;
+  out.state = StateName(group.state);
+  out.protocol_type = group.protocol_type;
+  const bool stable = group.state == State::kStable;
+  if (stable) out.protocol_name = group.protocol_name;
+  for (const auto& [id, member] : group.members) {
+    MemberDescription& m = out.members.emplace_back();
+    m.member_id = id;
+    m.client_id = member.client_id;
+    if (!stable) continue;
+    m.assignment = member.assignment;
+    for (const Protocol& p : member.protocols) {
+      if (p.name == group.protocol_name) m.metadata = p.metadata;
+    }
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> GroupCoordinator::List() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::pair<std::string, std::string>> out;
+  out.reserve(groups_.size());
+  for (const auto& [id, group] : groups_) out.emplace_back(id, group.protocol_type);
+  return out;
 }
 
 size_t GroupCoordinator::MemberCount(const std::string& group_id) const {

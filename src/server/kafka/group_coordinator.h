@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kafka/errors.h"
@@ -103,10 +104,31 @@ class GroupCoordinator {
   /// For tests and listings: the group's state name ("Empty", "PreparingRebalance",
   /// "CompletingRebalance", "Stable"), or "Dead" when the coordinator has no such group.
   std::string StateOf(const std::string& group_id) const;
+
+  /// A group as DescribeGroups tells it (DescribeGroupsResponse.json): state (StateOf), protocol
+  /// type, and its members in member id order. The chosen protocol, and each member's metadata
+  /// for it and assignment, only while the group is Stable (as Kafka does: they are settled
+  /// then); empty otherwise. A group the coordinator does not have is "Dead", with no members.
+  struct MemberDescription {
+    std::string member_id;
+    std::string client_id;
+    std::string metadata;
+    std::string assignment;
+  };
+  struct Description {
+    std::string state;
+    std::string protocol_type;
+    std::string protocol_name;
+    std::vector<MemberDescription> members;
+  };
+  Description Describe(const std::string& group_id) const;
+  /// Every group the coordinator has (members or not), as (group id, protocol type), in id order.
+  std::vector<std::pair<std::string, std::string>> List() const;
   size_t MemberCount(const std::string& group_id) const;
 
  private:
   enum class State { kEmpty, kPreparingRebalance, kCompletingRebalance, kStable };
+  static const char* StateName(State state);
   struct MemberState {
     std::string client_id;
     std::chrono::milliseconds session_timeout{0};

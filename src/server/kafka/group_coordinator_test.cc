@@ -98,6 +98,9 @@ TEST_F(GroupCoordinatorTest, ASecondMemberRebalancesAndTheLeaderAssignsBoth) {
   auto* b = StartJoin(Join("", "b"));
   EXPECT_FALSE(*b);
   EXPECT_EQ(coordinator_.StateOf("g"), "PreparingRebalance");
+  // While it rebalances, nothing is settled: members without metadata or assignments.
+  EXPECT_EQ(coordinator_.Describe("g").protocol_name, "");
+  EXPECT_EQ(coordinator_.Describe("g").members.at(0).assignment, "");
   EXPECT_EQ(coordinator_.Heartbeat("g", 1, first, now_), ErrorCode::kRebalanceInProgress);
   auto* a2 = StartJoin(Join(first, "a"));
   ASSERT_TRUE(*a2);
@@ -116,6 +119,21 @@ TEST_F(GroupCoordinatorTest, ASecondMemberRebalancesAndTheLeaderAssignsBoth) {
   ASSERT_TRUE(*sync_b);
   EXPECT_EQ((*sync_a)->assignment, "p0");
   EXPECT_EQ((*sync_b)->assignment, "p1");
+  // DescribeGroups' view of the stable group: both members, their metadata and assignments.
+  const GroupCoordinator::Description described = coordinator_.Describe("g");
+  EXPECT_EQ(described.state, "Stable");
+  EXPECT_EQ(described.protocol_type, "consumer");
+  EXPECT_EQ(described.protocol_name, "range");
+  ASSERT_EQ(described.members.size(), 2u);
+  for (const GroupCoordinator::MemberDescription& m : described.members) {
+    EXPECT_EQ(m.metadata, "meta");
+    EXPECT_EQ(m.assignment, m.member_id == first ? "p0" : "p1");
+    EXPECT_EQ(m.client_id, m.member_id == first ? "a" : "b");
+  }
+  EXPECT_EQ(coordinator_.List(),
+            (std::vector<std::pair<std::string, std::string>>{{"g", "consumer"}}));
+  EXPECT_EQ(coordinator_.Describe("nobody").state, "Dead");
+  EXPECT_TRUE(coordinator_.Describe("nobody").members.empty());
   // An old generation is refused.
   EXPECT_EQ(coordinator_.Heartbeat("g", 1, second, now_), ErrorCode::kIllegalGeneration);
   EXPECT_EQ(coordinator_.CheckCommit("g", 1, second, now_), ErrorCode::kIllegalGeneration);

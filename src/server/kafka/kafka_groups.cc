@@ -1,12 +1,16 @@
 // Consumer groups (docs/kafka.md, "Consumer groups"): FindCoordinator, JoinGroup, SyncGroup,
-// Heartbeat, LeaveGroup, OffsetCommit and OffsetFetch, over the GroupCoordinator and the
-// OffsetStore.
+// Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch, DescribeGroups and ListGroups, over the
+// GroupCoordinator and the OffsetStore.
 #include <spdlog/spdlog.h>
 
+#include <map>
+
+#include "kafka/describe_groups.h"
 #include "kafka/find_coordinator.h"
 #include "kafka/heartbeat.h"
 #include "kafka/join_group.h"
 #include "kafka/leave_group.h"
+#include "kafka/list_groups.h"
 #include "kafka/offset_commit.h"
 #include "kafka/offset_fetch.h"
 #include "kafka/sync_group.h"
@@ -252,6 +256,64 @@ void KafkaHandler::Tick() {
     producers_.Expire(now);
     next_producer_expiry_ = now + std::chrono::minutes(1);
   }
+}
+
+KafkaReply KafkaHandler::DescribeGroups(const RequestHeader& header, Reader& reader) const {
+  auto request = DecodeDescribeGroupsRequest(reader, header.api_version);
+  if (!request.ok()) {
+    return CloseWith("malformed DescribeGroups request: " + request.status().message());
+  }
+  DescribeGroupsResponse response;
+  for (std::string_view id : request->groups) {
+    DescribedGroup& out = response.groups.emplace_back();
+    out.group_id = std::string(id);
+    if (request->include_authorized_operations) out.authorized_operations = 0;
+    if (offsets_ == nullptr) {
+      out.error_code = ErrorCode::kCoordinatorNotAvailable;
+      continue;
+    }
+    if (id.empty()) {
+      out.error_code = ErrorCode::kInvalidGroupId;
+      continue;
+    }
+    GroupCoordinator::Description d = coordinator_.Describe(out.group_id);
+    // A group known only by its committed offsets (before any member joined since the broker
+    // started) is Empty, as Kafka keeps it; Dead is for a group nothing is known of.
+    if (d.state == "Dead" && !offsets_->FetchAll(id).empty()) d.state = "Empty";
+    out.group_state = std::move(d.state);
+    out.protocol_type = std::move(d.protocol_type);
+    out.protocol_data = std::move(d.protocol_name);
+    for (GroupCoordinator::MemberDescription& m : d.members) {
+      DescribedGroupMember& member = out.members.emplace_back();
+      member.member_id = std::move(m.member_id);
+      member.client_id = std::move(m.client_id);
+      member.member_metadata = std::move(m.metadata);
+      member.member_assignment = std::move(m.assignment);
+    }
+  }
+  return KafkaReply{ResponseFrame(header, [&](Writer& writer) {
+    EncodeDescribeGroupsResponse(response, header.api_version, writer);
+  })};
+}
+
+KafkaReply KafkaHandler::ListGroups(const RequestHeader& header, Reader& reader) const {
+  auto request = DecodeListGroupsRequest(reader, header.api_version);
+  if (!request.ok()) {
+    return CloseWith("malformed ListGroups request: " + request.status().message());
+  }
+  ListGroupsResponse response;
+  if (offsets_ == nullptr) {
+    response.error_code = ErrorCode::kCoordinatorNotAvailable;
+  } else {
+    // The coordinator's groups, and those known only by their committed offsets.
+    std::map<std::string, std::string> groups;
+    for (std::string& id : offsets_->Groups()) groups.emplace(std::move(id), "");
+    for (auto& [id, protocol_type] : coordinator_.List()) groups[id] = std::move(protocol_type);
+    for (auto& [id, protocol_type] : groups) response.groups.push_back({id, protocol_type});
+  }
+  return KafkaReply{ResponseFrame(header, [&](Writer& writer) {
+    EncodeListGroupsResponse(response, header.api_version, writer);
+  })};
 }
 
 }  // namespace higgins::server::kafka

@@ -57,6 +57,8 @@ void KafkaHandler::Handle(std::string request, const asio::any_io_executor& exec
     case ApiKey::kLeaveGroup: return done(LeaveGroup(h, reader));
     case ApiKey::kOffsetCommit: return OffsetCommit(h, reader, std::move(done));
     case ApiKey::kOffsetFetch: return done(OffsetFetch(h, reader));
+    case ApiKey::kDescribeGroups: return done(DescribeGroups(h, reader));
+    case ApiKey::kListGroups: return done(ListGroups(h, reader));
     case ApiKey::kInitProducerId: return done(InitProducerId(h, reader));
     case ApiKey::kDescribeConfigs: return done(DescribeConfigs(h, reader));
     case ApiKey::kCreateTopics: return done(CreateTopics(h, reader));

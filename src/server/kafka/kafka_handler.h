@@ -118,6 +118,8 @@ class KafkaHandler {
   KafkaReply LeaveGroup(const RequestHeader& header, higgins::kafka::Reader& reader);
   void OffsetCommit(const RequestHeader& header, higgins::kafka::Reader& reader, Done done);
   KafkaReply OffsetFetch(const RequestHeader& header, higgins::kafka::Reader& reader) const;
+  KafkaReply DescribeGroups(const RequestHeader& header, higgins::kafka::Reader& reader) const;
+  KafkaReply ListGroups(const RequestHeader& header, higgins::kafka::Reader& reader) const;
   KafkaReply InitProducerId(const RequestHeader& header, higgins::kafka::Reader& reader);
   KafkaReply DescribeConfigs(const RequestHeader& header, higgins::kafka::Reader& reader) const;
   KafkaReply CreateTopics(const RequestHeader& header, higgins::kafka::Reader& reader) const;

@@ -203,6 +203,15 @@ std::vector<OffsetStore::Commit> OffsetStore::FetchAll(std::string_view group) c
   return out;
 }
 
+std::vector<std::string> OffsetStore::Groups() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& [key, committed] : offsets_) {
+    if (out.empty() || out.back() != std::get<0>(key)) out.push_back(std::get<0>(key));
+  }
+  return out;
+}
+
 uint64_t OffsetStore::file_bytes() const {
   std::lock_guard write(write_mu_);
   return bytes_;

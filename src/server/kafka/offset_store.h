@@ -57,6 +57,8 @@ class OffsetStore {
                                  int32_t partition) const;
   /// Every committed partition of `group`, in topic and partition order.
   std::vector<Commit> FetchAll(std::string_view group) const;
+  /// Every group with a committed offset, in id order (ListGroups lists them after a restart).
+  std::vector<std::string> Groups() const;
 
   /// Bytes of the file (for tests of the rewrite).
   uint64_t file_bytes() const;

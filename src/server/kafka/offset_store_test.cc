@@ -48,6 +48,7 @@ TEST_F(OffsetStoreTest, CommitsSurviveReopenAndTheLatestWins) {
   EXPECT_EQ((*store)->Fetch("g", "events", 1)->offset, 5);
   EXPECT_FALSE((*store)->Fetch("g", "events", 2));
   EXPECT_FALSE((*store)->Fetch("h", "events", 0));
+  EXPECT_EQ((*store)->Groups(), (std::vector<std::string>{"g", "h"}));
   auto all = (*store)->FetchAll("g");
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(all[0].partition, 0);
