@@ -373,8 +373,12 @@ int Main(int argc, char** argv) {
           CLI::Range(48u, 1'000'000u));
   Checked(kafka_cmd, "--batch", kb.batch, "native: records per produce request",
           CLI::Range(1u, 100'000u));
-  Checked(kafka_cmd, "--in-flight", kb.in_flight, "native: requests in flight",
+  Checked(kafka_cmd, "--in-flight", kb.in_flight, "native: requests in flight per connection",
           CLI::Range(1u, 1024u));
+  Checked(kafka_cmd, "--connections", kb.connections,
+          "native connections and Kafka producers (one connection and thread each), the "
+          "records split across them",
+          CLI::Range(1u, 64u));
   Checked(kafka_cmd, "--latency-rate", kb.latency_rate, "records/s of the latency phase",
           CLI::Range(1.0, 1e6));
   CLI11_PARSE(app, argc, argv);

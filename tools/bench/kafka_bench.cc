@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -56,15 +57,46 @@ bool Fail(const std::string& what) {
   return false;
 }
 
-void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void*);
+/// Records [first, end) are the share of connection `index` of `count`: `records` split as
+/// evenly as possible.
+struct Share {
+  uint64_t first = 0;
+  uint64_t end = 0;
+};
+Share ShareOf(uint64_t records, uint32_t count, uint32_t index) {
+  return {records * index / count, records * (index + 1) / count};
+}
 
-/// A librdkafka handle with `settings` (a producer reports deliveries to OnDelivery); null, and
-/// a message, on a bad setting.
+/// Runs body(i) for every i in [0, count), each on a thread of its own, and waits for them all.
+template <typename Body>
+void OnThreads(uint32_t count, const Body& body) {
+  std::vector<std::thread> threads;
+  threads.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) threads.emplace_back([&body, i] { body(i); });
+  for (std::thread& t : threads) t.join();
+}
+
+/// What the deliveries of one producer came to. Written by librdkafka's delivery callback, which
+/// runs inside rd_kafka_poll / rd_kafka_flush on the producing thread; read after the flush.
+struct Deliveries {
+  uint64_t delivered = 0;
+  uint64_t failed = 0;
+};
+
+void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque);
+
+/// A librdkafka handle with `settings`; a producer reports deliveries to OnDelivery, counted in
+/// `deliveries` (which must outlive it) when that is not null. Null, and a message, on a bad
+/// setting.
 rd_kafka_t* NewHandle(rd_kafka_type_t type,
-                      const std::vector<std::pair<std::string, std::string>>& settings) {
+                      const std::vector<std::pair<std::string, std::string>>& settings,
+                      Deliveries* deliveries = nullptr) {
   char error[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  if (type == RD_KAFKA_PRODUCER) rd_kafka_conf_set_dr_msg_cb(conf, OnDelivery);
+  if (type == RD_KAFKA_PRODUCER) {
+    rd_kafka_conf_set_dr_msg_cb(conf, OnDelivery);
+    rd_kafka_conf_set_opaque(conf, deliveries);
+  }
   for (const auto& [name, value] : settings) {
     if (rd_kafka_conf_set(conf, name.c_str(), value.c_str(), error, sizeof(error)) !=
         RD_KAFKA_CONF_OK) {
@@ -78,56 +110,69 @@ rd_kafka_t* NewHandle(rd_kafka_type_t type,
   return handle;
 }
 
-std::atomic<uint64_t> g_delivered{0};
-std::atomic<uint64_t> g_failed{0};
-
-void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void*) {
+void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque) {
+  auto* deliveries = static_cast<Deliveries*>(opaque);
+  if (deliveries == nullptr) return;
   if (message->err) {
-    ++g_failed;
+    ++deliveries->failed;
   } else {
-    ++g_delivered;
+    ++deliveries->delivered;
   }
 }
 
-bool NativeProduce(Client& client, const KafkaBenchOptions& o, double* rate) {
+/// One connection's share of the native produce: NDJSON requests of `batch` records, at most
+/// `in_flight` unanswered. Empty, or what went wrong.
+std::string NativeProduceShare(Client& client, const KafkaBenchOptions& o, Share share) {
   std::deque<Pending<ProduceResult>> in_flight;
   std::string key;
-  const auto start = Clock::now();
-  for (uint64_t first = 0; first < o.records; first += o.batch) {
+  for (uint64_t first = share.first; first < share.end; first += o.batch) {
     std::string ndjson;
-    for (uint64_t i = first; i < std::min<uint64_t>(o.records, first + o.batch); ++i) {
+    for (uint64_t i = first; i < std::min<uint64_t>(share.end, first + o.batch); ++i) {
       ndjson += Record(i, o, &key);
       ndjson.push_back('\n');
     }
     if (in_flight.size() >= o.in_flight) {
       auto done = in_flight.front().Get();
       in_flight.pop_front();
-      if (!done.ok()) return Fail("native produce: " + done.status().ToString());
+      if (!done.ok()) return done.status().ToString();
     }
     in_flight.push_back(client.ProduceJsonAsync("kb_native", ndjson));
   }
   for (auto& p : in_flight) {
     auto done = p.Get();
-    if (!done.ok()) return Fail("native produce: " + done.status().ToString());
+    if (!done.ok()) return done.status().ToString();
   }
+  return {};
+}
+
+/// `connections` native connections, each producing its share on a thread of its own; the
+/// rate is all the records over the time from the first send to the last acknowledgement.
+bool NativeProduce(uint16_t port, const KafkaBenchOptions& o, double* rate) {
+  std::vector<std::unique_ptr<Client>> clients;
+  for (uint32_t c = 0; c < o.connections; ++c) {
+    ClientOptions options;
+    options.port = port;
+    auto client = Client::Connect(options);
+    if (!client.ok()) return Fail("native produce: " + client.status().ToString());
+    clients.push_back(*std::move(client));
+  }
+  std::vector<std::string> errors(o.connections);
+  const auto start = Clock::now();
+  OnThreads(o.connections, [&](uint32_t c) {
+    errors[c] = NativeProduceShare(*clients[c], o, ShareOf(o.records, o.connections, c));
+  });
   *rate = static_cast<double>(o.records) / Seconds(start);
+  for (const std::string& error : errors) {
+    if (!error.empty()) return Fail("native produce: " + error);
+  }
   return true;
 }
 
-bool KafkaProduce(const std::string& bootstrap, const KafkaBenchOptions& o, double* rate) {
-  rd_kafka_t* producer = NewHandle(RD_KAFKA_PRODUCER, {{"bootstrap.servers", bootstrap},
-                                                       {"linger.ms", "5"},
-                                                       {"batch.num.messages", "10000"},
-                                                       {"queue.buffering.max.messages", "2000000"},
-                                                       {"queue.buffering.max.kbytes", "2097151"},
-                                                       {"acks", "all"}});
-  if (producer == nullptr) return false;
-  rd_kafka_topic_t* topic = rd_kafka_topic_new(producer, "kb_kafka", nullptr);
-  g_delivered = 0;
-  g_failed = 0;
+/// One producer's share of the Kafka produce, flushed (every record acknowledged or failed).
+void KafkaProduceShare(rd_kafka_t* producer, rd_kafka_topic_t* topic, const KafkaBenchOptions& o,
+                       Share share) {
   std::string key;
-  const auto start = Clock::now();
-  for (uint64_t i = 0; i < o.records; ++i) {
+  for (uint64_t i = share.first; i < share.end; ++i) {
     std::string value = Record(i, o, &key);
     while (rd_kafka_produce(topic, 0, RD_KAFKA_MSG_F_COPY, value.data(), value.size(), key.data(),
                             key.size(), nullptr) != 0) {
@@ -136,15 +181,49 @@ bool KafkaProduce(const std::string& bootstrap, const KafkaBenchOptions& o, doub
     if (i % 1000 == 0) rd_kafka_poll(producer, 0);
   }
   rd_kafka_flush(producer, 120'000);
-  *rate = static_cast<double>(g_delivered.load()) / Seconds(start);
-  const bool ok = g_delivered == o.records && g_failed == 0;
-  rd_kafka_topic_destroy(topic);
-  rd_kafka_destroy(producer);
-  if (!ok) {
-    return Fail("Kafka produce: " + std::to_string(g_delivered.load()) + " delivered, " +
-                std::to_string(g_failed.load()) + " failed");
+}
+
+/// `connections` librdkafka producers (each with its own connection to the broker), each
+/// producing its share on a thread of its own, until every record is acknowledged.
+bool KafkaProduce(const std::string& bootstrap, const KafkaBenchOptions& o, double* rate) {
+  std::vector<Deliveries> deliveries(o.connections);
+  std::vector<rd_kafka_t*> producers;
+  std::vector<rd_kafka_topic_t*> topics;
+  bool made = true;
+  for (uint32_t c = 0; c < o.connections && made; ++c) {
+    rd_kafka_t* producer = NewHandle(RD_KAFKA_PRODUCER,
+                                     {{"bootstrap.servers", bootstrap},
+                                      {"linger.ms", "5"},
+                                      {"batch.num.messages", "10000"},
+                                      {"queue.buffering.max.messages", "2000000"},
+                                      {"queue.buffering.max.kbytes", "2097151"},
+                                      {"acks", "all"}},
+                                     &deliveries[c]);
+    made = producer != nullptr;
+    if (made) {
+      producers.push_back(producer);
+      topics.push_back(rd_kafka_topic_new(producer, "kb_kafka", nullptr));
+    }
   }
-  return true;
+  if (made) {
+    const auto start = Clock::now();
+    OnThreads(o.connections, [&](uint32_t c) {
+      KafkaProduceShare(producers[c], topics[c], o, ShareOf(o.records, o.connections, c));
+    });
+    Deliveries total;
+    for (const Deliveries& d : deliveries) {
+      total.delivered += d.delivered;
+      total.failed += d.failed;
+    }
+    *rate = static_cast<double>(total.delivered) / Seconds(start);
+    if (total.delivered != o.records || total.failed != 0) {
+      made = Fail("Kafka produce: " + std::to_string(total.delivered) + " delivered, " +
+                  std::to_string(total.failed) + " failed");
+    }
+  }
+  for (rd_kafka_topic_t* topic : topics) rd_kafka_topic_destroy(topic);
+  for (rd_kafka_t* producer : producers) rd_kafka_destroy(producer);
+  return made;
 }
 
 rd_kafka_t* Consumer(const std::string& bootstrap, int64_t from) {
@@ -256,7 +335,7 @@ int RunKafkaBench(const KafkaBenchOptions& o) {
   }
   ClientOptions client_options;
   client_options.port = server.port();
-  auto client = Client::Connect(client_options);
+  auto client = Client::Connect(client_options);  // the control connection: configuration only
   if (!client.ok()) {
     Fail(client.status().ToString());
     return 1;
@@ -274,7 +353,7 @@ int RunKafkaBench(const KafkaBenchOptions& o) {
   const std::string bootstrap = "127.0.0.1:" + std::to_string(kafka_port);
   double native = 0, produce = 0, consume = 0;
   std::vector<double> latencies;
-  if (!NativeProduce(**client, o, &native) || !KafkaProduce(bootstrap, o, &produce) ||
+  if (!NativeProduce(server.port(), o, &native) || !KafkaProduce(bootstrap, o, &produce) ||
       !KafkaConsume(bootstrap, o, &consume) || !Latency(bootstrap, o, o.records, &latencies)) {
     std::fprintf(stderr, "broker log:\n%s\n", server.Log().c_str());
     return 1;
@@ -282,18 +361,19 @@ int RunKafkaBench(const KafkaBenchOptions& o) {
   const double p50 = Percentile(latencies, 0.50), p99 = Percentile(latencies, 0.99);
   if (o.json) {
     std::printf(
-        "{\"records\":%llu,\"record_bytes\":%u,\"storage\":\"%s\",\"native_produce\":%.0f,"
-        "\"kafka_produce\":%.0f,\"kafka_consume\":%.0f,\"produce_ratio\":%.3f,"
-        "\"latency_ms_p50\":%.3f,\"latency_ms_p99\":%.3f}\n",
-        static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str(), native,
-        produce, consume, produce / native, p50, p99);
+        "{\"records\":%llu,\"record_bytes\":%u,\"storage\":\"%s\",\"connections\":%u,"
+        "\"native_produce\":%.0f,\"kafka_produce\":%.0f,\"kafka_consume\":%.0f,"
+        "\"produce_ratio\":%.3f,\"latency_ms_p50\":%.3f,\"latency_ms_p99\":%.3f}\n",
+        static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str(),
+        o.connections, native, produce, consume, produce / native, p50, p99);
   } else {
     std::printf("records: %llu of about %u bytes, %s storage\n",
                 static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str());
-    std::printf("native produce (batches of %u, %u in flight): %.0f records/s\n", o.batch,
-                o.in_flight, native);
-    std::printf("Kafka produce (librdkafka, linger 5 ms):       %.0f records/s (%.2fx native)\n",
-                produce, produce / native);
+    std::printf("native produce (%u connections x %u in flight, batches of %u): %.0f records/s\n",
+                o.connections, o.in_flight, o.batch, native);
+    std::printf(
+        "Kafka produce (%u librdkafka producers, linger 5 ms): %.0f records/s (%.2fx native)\n",
+        o.connections, produce, produce / native);
     std::printf("Kafka consume (librdkafka, from offset 0):     %.0f records/s\n", consume);
     std::printf("Kafka produce->consume latency at %.0f/s:     p50 %.2f ms, p99 %.2f ms\n",
                 o.latency_rate, p50, p99);
