@@ -381,6 +381,20 @@ int Main(int argc, char** argv) {
           CLI::Range(1u, 64u));
   Checked(kafka_cmd, "--latency-rate", kb.latency_rate, "records/s of the latency phase",
           CLI::Range(1.0, 1e6));
+  kafka_cmd
+      ->add_option("--jetstream-port", kb.jetstream_port,
+                   "a nats-server with JetStream on 127.0.0.1: the same records produced to and "
+                   "consumed from a memory stream there too (0: none)")
+      ->capture_default_str();
+  Checked(kafka_cmd, "--jetstream-max-pending", kb.jetstream_max_pending,
+          "JetStream: unacknowledged publishes per connection (js_PublishAsync waits beyond)",
+          CLI::Range(1u, 10'000'000u));
+  Checked(kafka_cmd, "--jetstream-consumer", kb.jetstream_consumer,
+          "JetStream consume: ordered (push, no acks) or pull (AckNone, --jetstream-fetch at a "
+          "time)",
+          CLI::IsMember({"ordered", "pull"}));
+  Checked(kafka_cmd, "--jetstream-fetch", kb.jetstream_fetch,
+          "JetStream pull consumer: messages per fetch", CLI::Range(1u, 1'000'000u));
   CLI11_PARSE(app, argc, argv);
   if (*kafka_cmd) {
     kb.json = f.json;

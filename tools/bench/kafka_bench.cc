@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "higgins/client.h"
+#include "kafka_bench_internal.h"
+#include "kafka_jetstream.h"
 #include "server_process.h"
 
 namespace higgins::bench {
@@ -38,16 +40,6 @@ uint16_t FreePort() {
   return port;  // 0 (none found): the broker starts without Kafka, and the Kafka phases fail
 }
 
-/// One JSON record of about `bytes` bytes: {"id":"k<i % keys>","n":<i>,"payload":"xxx..."}.
-std::string Record(uint64_t i, const KafkaBenchOptions& o, std::string* key) {
-  *key = "k" + std::to_string(i % o.keys);
-  std::string out = "{\"id\":\"" + *key + "\",\"n\":" + std::to_string(i) + ",\"payload\":\"";
-  const size_t target = o.record_bytes > out.size() + 2 ? o.record_bytes - out.size() - 2 : 1;
-  out.append(target, 'x');
-  out += "\"}";
-  return out;
-}
-
 double Seconds(Clock::time_point from) {
   return std::chrono::duration<double>(Clock::now() - from).count();
 }
@@ -55,25 +47,6 @@ double Seconds(Clock::time_point from) {
 bool Fail(const std::string& what) {
   std::fprintf(stderr, "higgins-bench kafka: %s\n", what.c_str());
   return false;
-}
-
-/// Records [first, end) are the share of connection `index` of `count`: `records` split as
-/// evenly as possible.
-struct Share {
-  uint64_t first = 0;
-  uint64_t end = 0;
-};
-Share ShareOf(uint64_t records, uint32_t count, uint32_t index) {
-  return {records * index / count, records * (index + 1) / count};
-}
-
-/// Runs body(i) for every i in [0, count), each on a thread of its own, and waits for them all.
-template <typename Body>
-void OnThreads(uint32_t count, const Body& body) {
-  std::vector<std::thread> threads;
-  threads.reserve(count);
-  for (uint32_t i = 0; i < count; ++i) threads.emplace_back([&body, i] { body(i); });
-  for (std::thread& t : threads) t.join();
 }
 
 /// What the deliveries of one producer came to. Written by librdkafka's delivery callback, which
@@ -128,7 +101,7 @@ std::string NativeProduceShare(Client& client, const KafkaBenchOptions& o, Share
   for (uint64_t first = share.first; first < share.end; first += o.batch) {
     std::string ndjson;
     for (uint64_t i = first; i < std::min<uint64_t>(share.end, first + o.batch); ++i) {
-      ndjson += Record(i, o, &key);
+      ndjson += KafkaBenchRecord(i, o, &key);
       ndjson.push_back('\n');
     }
     if (in_flight.size() >= o.in_flight) {
@@ -173,7 +146,7 @@ void KafkaProduceShare(rd_kafka_t* producer, rd_kafka_topic_t* topic, const Kafk
                        Share share) {
   std::string key;
   for (uint64_t i = share.first; i < share.end; ++i) {
-    std::string value = Record(i, o, &key);
+    std::string value = KafkaBenchRecord(i, o, &key);
     while (rd_kafka_produce(topic, 0, RD_KAFKA_MSG_F_COPY, value.data(), value.size(), key.data(),
                             key.size(), nullptr) != 0) {
       rd_kafka_poll(producer, 1);  // the local queue is full: let deliveries drain it
@@ -321,9 +294,78 @@ double Percentile(std::vector<double> values, double p) {
                          static_cast<size_t>(p * static_cast<double>(values.size())))];
 }
 
+/// Records/s of the Higgins phases.
+struct HigginsRates {
+  double native = 0;
+  double produce = 0;
+  double consume = 0;
+};
+
+/// b / a, or 0 when a is 0 (a phase that did not run).
+double Ratio(double a, double b) {
+  return a > 0 ? b / a : 0;
+}
+
+void Report(const KafkaBenchOptions& o, const HigginsRates& h, const JetStreamRates& js,
+            const std::vector<double>& latencies) {
+  const double p50 = Percentile(latencies, 0.50), p99 = Percentile(latencies, 0.99);
+  if (o.json) {
+    std::printf(
+        "{\"records\":%llu,\"record_bytes\":%u,\"storage\":\"%s\",\"connections\":%u,"
+        "\"native_produce\":%.0f,\"kafka_produce\":%.0f,\"kafka_consume\":%.0f,"
+        "\"produce_ratio\":%.3f,\"latency_ms_p50\":%.3f,\"latency_ms_p99\":%.3f",
+        static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str(),
+        o.connections, h.native, h.produce, h.consume, Ratio(h.native, h.produce), p50, p99);
+    if (o.jetstream_port != 0) {
+      std::printf(
+          ",\"jetstream_consumer\":\"%s\",\"jetstream_max_pending\":%u,"
+          "\"jetstream_produce\":%.0f,\"jetstream_consume\":%.0f,"
+          "\"kafka_jetstream_produce_ratio\":%.3f,\"kafka_jetstream_consume_ratio\":%.3f",
+          o.jetstream_consumer.c_str(), o.jetstream_max_pending, js.produce, js.consume,
+          Ratio(js.produce, h.produce), Ratio(js.consume, h.consume));
+    }
+    std::printf("}\n");
+    return;
+  }
+  std::printf("records: %llu of about %u bytes, %s storage, %u connection(s)\n",
+              static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str(),
+              o.connections);
+  std::printf("native produce (%u x %u in flight, batches of %u): %.0f records/s\n", o.connections,
+              o.in_flight, o.batch, h.native);
+  std::printf(
+      "Kafka produce (%u librdkafka producers, linger 5 ms): %.0f records/s (%.2fx native)\n",
+      o.connections, h.produce, Ratio(h.native, h.produce));
+  std::printf("Kafka consume (librdkafka, from offset 0): %.0f records/s\n", h.consume);
+  std::printf("Kafka produce->consume latency at %.0f/s: p50 %.2f ms, p99 %.2f ms\n",
+              o.latency_rate, p50, p99);
+  if (o.jetstream_port != 0) {
+    std::printf(
+        "JetStream produce (%u connections, js_PublishAsync, %u pending): %.0f records/s "
+        "(Kafka %.2fx)\n",
+        o.connections, o.jetstream_max_pending, js.produce, Ratio(js.produce, h.produce));
+    std::printf("JetStream consume (%s consumer): %.0f records/s (Kafka %.2fx)\n",
+                o.jetstream_consumer.c_str(), js.consume, Ratio(js.consume, h.consume));
+  }
+}
+
 }  // namespace
 
+std::string KafkaBenchRecord(uint64_t i, const KafkaBenchOptions& o, std::string* key) {
+  *key = "k" + std::to_string(i % o.keys);
+  std::string out = "{\"id\":\"" + *key + "\",\"n\":" + std::to_string(i) + ",\"payload\":\"";
+  const size_t target = o.record_bytes > out.size() + 2 ? o.record_bytes - out.size() - 2 : 1;
+  out.append(target, 'x');
+  out += "\"}";
+  return out;
+}
+
 int RunKafkaBench(const KafkaBenchOptions& o) {
+  if (o.jetstream_port != 0 && !KafkaJetStreamAvailable()) {
+    Fail(
+        "--jetstream-port: this higgins-bench was built without libnats (install libnats-dev "
+        "and re-run cmake)");
+    return 1;
+  }
   ServerProcess server;
   const uint16_t kafka_port = FreePort();
   std::vector<std::string> args = o.broker_args;
@@ -358,26 +400,17 @@ int RunKafkaBench(const KafkaBenchOptions& o) {
     std::fprintf(stderr, "broker log:\n%s\n", server.Log().c_str());
     return 1;
   }
-  const double p50 = Percentile(latencies, 0.50), p99 = Percentile(latencies, 0.99);
-  if (o.json) {
-    std::printf(
-        "{\"records\":%llu,\"record_bytes\":%u,\"storage\":\"%s\",\"connections\":%u,"
-        "\"native_produce\":%.0f,\"kafka_produce\":%.0f,\"kafka_consume\":%.0f,"
-        "\"produce_ratio\":%.3f,\"latency_ms_p50\":%.3f,\"latency_ms_p99\":%.3f}\n",
-        static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str(),
-        o.connections, native, produce, consume, produce / native, p50, p99);
-  } else {
-    std::printf("records: %llu of about %u bytes, %s storage\n",
-                static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str());
-    std::printf("native produce (%u connections x %u in flight, batches of %u): %.0f records/s\n",
-                o.connections, o.in_flight, o.batch, native);
-    std::printf(
-        "Kafka produce (%u librdkafka producers, linger 5 ms): %.0f records/s (%.2fx native)\n",
-        o.connections, produce, produce / native);
-    std::printf("Kafka consume (librdkafka, from offset 0):     %.0f records/s\n", consume);
-    std::printf("Kafka produce->consume latency at %.0f/s:     p50 %.2f ms, p99 %.2f ms\n",
-                o.latency_rate, p50, p99);
+  // Idle from here on; stopped, the broker cannot take CPU from JetStream.
+  client->reset();
+  server.Stop();
+  JetStreamRates js;
+  if (o.jetstream_port != 0) {
+    if (Status s = RunKafkaJetStream(o, &js); !s.ok()) {
+      Fail(s.ToString());
+      return 1;
+    }
   }
+  Report(o, {native, produce, consume}, js, latencies);
   return 0;
 }
 

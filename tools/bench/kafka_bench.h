@@ -20,6 +20,10 @@ struct KafkaBenchOptions {
   uint32_t connections = 1;              // native connections, and Kafka producers
   double latency_rate = 10'000;          // records/s of the latency phase
   double latency_seconds = 3;
+  uint16_t jetstream_port = 0;                 // nats-server with JetStream; 0: no JetStream phases
+  uint32_t jetstream_max_pending = 8'000;      // JetStream: unacknowledged publishes per connection
+  std::string jetstream_consumer = "ordered";  // JetStream consume: "ordered" or "pull"
+  uint32_t jetstream_fetch = 1'000;            // JetStream pull consumer: messages per fetch
   bool json = false;
 };
 
@@ -32,9 +36,11 @@ struct KafkaBenchOptions {
 ///     is acknowledged;
 ///   - Kafka consume: a librdkafka consumer reading those records from offset 0;
 ///   - produce→consume latency: records sent one by one at `latency_rate`, with linger 0, while a
-///     consumer polls; each value carries its send time.
-/// Prints records/s per phase, the Kafka/native ratio, and latency percentiles. Returns the exit
-/// status (0, or 1 with the reason on stderr).
+///     consumer polls; each value carries its send time;
+///   - with `jetstream_port`, the same records produced to and consumed from NATS JetStream
+///     (kafka_jetstream.h), with `connections` publishing connections.
+/// Prints records/s per phase, the Kafka/native and Kafka/JetStream ratios, and latency
+/// percentiles. Returns the exit status (0, or 1 with the reason on stderr).
 int RunKafkaBench(const KafkaBenchOptions& options);
 
 }  // namespace higgins::bench
