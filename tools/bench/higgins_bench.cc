@@ -386,6 +386,8 @@ int Main(int argc, char** argv) {
                    "a nats-server with JetStream on 127.0.0.1: the same records produced to and "
                    "consumed from a memory stream there too (0: none)")
       ->capture_default_str();
+  kafka_cmd->add_option("--jetstream-pid", kb.jetstream_pid,
+                        "that nats-server's pid: its CPU time per record is reported (0: not)");
   Checked(kafka_cmd, "--jetstream-max-pending", kb.jetstream_max_pending,
           "JetStream: unacknowledged publishes per connection (js_PublishAsync waits beyond)",
           CLI::Range(1u, 10'000'000u));

@@ -10,7 +10,9 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -294,11 +296,16 @@ double Percentile(std::vector<double> values, double p) {
                          static_cast<size_t>(p * static_cast<double>(values.size())))];
 }
 
-/// Records/s of the Higgins phases.
-struct HigginsRates {
-  double native = 0;
-  double produce = 0;
-  double consume = 0;
+/// Records/s of a throughput phase and the CPU it took.
+struct Phase {
+  double rate = 0;
+  CpuUse cpu;
+};
+
+struct HigginsPhases {
+  Phase native;
+  Phase produce;
+  Phase consume;
 };
 
 /// b / a, or 0 when a is 0 (a phase that did not run).
@@ -306,49 +313,103 @@ double Ratio(double a, double b) {
   return a > 0 ? b / a : 0;
 }
 
-void Report(const KafkaBenchOptions& o, const HigginsRates& h, const JetStreamRates& js,
+/// CPU microseconds per record.
+double PerRecordUs(double seconds, uint64_t records) {
+  return records > 0 ? seconds * 1e6 / static_cast<double>(records) : 0;
+}
+
+void JsonPhase(const char* name, const Phase& p, uint64_t records) {
+  std::printf(",\"%s\":%.0f,\"%s_cpu_client_us\":%.3f,\"%s_cpu_server_us\":%.3f", name, p.rate,
+              name, PerRecordUs(p.cpu.client, records), name, PerRecordUs(p.cpu.server, records));
+}
+
+void TextPhase(const std::string& what, const Phase& p, uint64_t records, const std::string& also) {
+  std::printf("%-58s %9.0f records/s%s; CPU per record: client %.2f us, server %.2f us\n",
+              what.c_str(), p.rate, also.c_str(), PerRecordUs(p.cpu.client, records),
+              PerRecordUs(p.cpu.server, records));
+}
+
+std::string Times(const char* of, double ratio) {
+  char text[64];
+  std::snprintf(text, sizeof(text), " (%.2fx %s)", ratio, of);
+  return text;
+}
+
+void Report(const KafkaBenchOptions& o, const HigginsPhases& h, const JetStreamRates& js,
             const std::vector<double>& latencies) {
   const double p50 = Percentile(latencies, 0.50), p99 = Percentile(latencies, 0.99);
+  const Phase js_produce{js.produce, js.produce_cpu}, js_consume{js.consume, js.consume_cpu};
   if (o.json) {
-    std::printf(
-        "{\"records\":%llu,\"record_bytes\":%u,\"storage\":\"%s\",\"connections\":%u,"
-        "\"native_produce\":%.0f,\"kafka_produce\":%.0f,\"kafka_consume\":%.0f,"
-        "\"produce_ratio\":%.3f,\"latency_ms_p50\":%.3f,\"latency_ms_p99\":%.3f",
-        static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str(),
-        o.connections, h.native, h.produce, h.consume, Ratio(h.native, h.produce), p50, p99);
+    std::printf("{\"records\":%llu,\"record_bytes\":%u,\"storage\":\"%s\",\"connections\":%u",
+                static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str(),
+                o.connections);
+    JsonPhase("native_produce", h.native, o.records);
+    JsonPhase("kafka_produce", h.produce, o.records);
+    JsonPhase("kafka_consume", h.consume, o.records);
+    std::printf(",\"produce_ratio\":%.3f,\"latency_ms_p50\":%.3f,\"latency_ms_p99\":%.3f",
+                Ratio(h.native.rate, h.produce.rate), p50, p99);
     if (o.jetstream_port != 0) {
-      std::printf(
-          ",\"jetstream_consumer\":\"%s\",\"jetstream_max_pending\":%u,"
-          "\"jetstream_produce\":%.0f,\"jetstream_consume\":%.0f,"
-          "\"kafka_jetstream_produce_ratio\":%.3f,\"kafka_jetstream_consume_ratio\":%.3f",
-          o.jetstream_consumer.c_str(), o.jetstream_max_pending, js.produce, js.consume,
-          Ratio(js.produce, h.produce), Ratio(js.consume, h.consume));
+      std::printf(",\"jetstream_consumer\":\"%s\",\"jetstream_max_pending\":%u",
+                  o.jetstream_consumer.c_str(), o.jetstream_max_pending);
+      JsonPhase("jetstream_produce", js_produce, o.records);
+      JsonPhase("jetstream_consume", js_consume, o.records);
+      std::printf(",\"kafka_jetstream_produce_ratio\":%.3f,\"kafka_jetstream_consume_ratio\":%.3f",
+                  Ratio(js.produce, h.produce.rate), Ratio(js.consume, h.consume.rate));
     }
     std::printf("}\n");
     return;
   }
+  const std::string n = std::to_string(o.connections);
   std::printf("records: %llu of about %u bytes, %s storage, %u connection(s)\n",
               static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str(),
               o.connections);
-  std::printf("native produce (%u x %u in flight, batches of %u): %.0f records/s\n", o.connections,
-              o.in_flight, o.batch, h.native);
-  std::printf(
-      "Kafka produce (%u librdkafka producers, linger 5 ms): %.0f records/s (%.2fx native)\n",
-      o.connections, h.produce, Ratio(h.native, h.produce));
-  std::printf("Kafka consume (librdkafka, from offset 0): %.0f records/s\n", h.consume);
+  TextPhase("native produce (" + n + " x " + std::to_string(o.in_flight) + " in flight of " +
+                std::to_string(o.batch) + ")",
+            h.native, o.records, "");
+  TextPhase("Kafka produce (" + n + " librdkafka producers, linger 5 ms)", h.produce, o.records,
+            Times("native", Ratio(h.native.rate, h.produce.rate)));
+  TextPhase("Kafka consume (librdkafka, from offset 0)", h.consume, o.records, "");
+  if (o.jetstream_port != 0) {
+    TextPhase("JetStream produce (" + n + " connections, " +
+                  std::to_string(o.jetstream_max_pending) + " pending each)",
+              js_produce, o.records, Times("by Kafka", Ratio(js.produce, h.produce.rate)));
+    TextPhase("JetStream consume (" + o.jetstream_consumer + " consumer)", js_consume, o.records,
+              Times("by Kafka", Ratio(js.consume, h.consume.rate)));
+  }
   std::printf("Kafka produce->consume latency at %.0f/s: p50 %.2f ms, p99 %.2f ms\n",
               o.latency_rate, p50, p99);
-  if (o.jetstream_port != 0) {
-    std::printf(
-        "JetStream produce (%u connections, js_PublishAsync, %u pending): %.0f records/s "
-        "(Kafka %.2fx)\n",
-        o.connections, o.jetstream_max_pending, js.produce, Ratio(js.produce, h.produce));
-    std::printf("JetStream consume (%s consumer): %.0f records/s (Kafka %.2fx)\n",
-                o.jetstream_consumer.c_str(), js.consume, Ratio(js.consume, h.consume));
-  }
 }
 
 }  // namespace
+
+CpuMeter::CpuMeter(pid_t server_pid) : server_pid_(server_pid), start_(Now()) {}
+
+CpuUse CpuMeter::Elapsed() const {
+  const CpuUse now = Now();
+  return {now.client - start_.client, now.server - start_.server};
+}
+
+CpuUse CpuMeter::Now() const {
+  const auto seconds = [](const std::string& path) {
+    // Fields 14 and 15 (utime, stime) in clock ticks; the name (field 2) may hold spaces and
+    // parentheses, so counting starts after its closing one, at field 3.
+    std::ifstream in(path);
+    std::string line;
+    if (!std::getline(in, line)) return 0.0;
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) return 0.0;
+    std::istringstream fields(line.substr(close + 1));
+    std::string field;
+    unsigned long long utime = 0, stime = 0;
+    for (int i = 3; i <= 15 && fields >> field; ++i) {
+      if (i == 14) utime = std::stoull(field);
+      if (i == 15) stime = std::stoull(field);
+    }
+    return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  };
+  return {seconds("/proc/self/stat"),
+          server_pid_ > 0 ? seconds("/proc/" + std::to_string(server_pid_) + "/stat") : 0.0};
+}
 
 std::string KafkaBenchRecord(uint64_t i, const KafkaBenchOptions& o, std::string* key) {
   *key = "k" + std::to_string(i % o.keys);
@@ -393,10 +454,20 @@ int RunKafkaBench(const KafkaBenchOptions& o) {
     return 1;
   }
   const std::string bootstrap = "127.0.0.1:" + std::to_string(kafka_port);
-  double native = 0, produce = 0, consume = 0;
+  HigginsPhases h;
+  const auto measured = [&](Phase* phase, const auto& run) {
+    const CpuMeter meter(server.pid());
+    const bool ok = run(&phase->rate);
+    phase->cpu = meter.Elapsed();
+    return ok;
+  };
   std::vector<double> latencies;
-  if (!NativeProduce(server.port(), o, &native) || !KafkaProduce(bootstrap, o, &produce) ||
-      !KafkaConsume(bootstrap, o, &consume) || !Latency(bootstrap, o, o.records, &latencies)) {
+  const bool ok =
+      measured(&h.native, [&](double* rate) { return NativeProduce(server.port(), o, rate); }) &&
+      measured(&h.produce, [&](double* rate) { return KafkaProduce(bootstrap, o, rate); }) &&
+      measured(&h.consume, [&](double* rate) { return KafkaConsume(bootstrap, o, rate); }) &&
+      Latency(bootstrap, o, o.records, &latencies);
+  if (!ok) {
     std::fprintf(stderr, "broker log:\n%s\n", server.Log().c_str());
     return 1;
   }
@@ -410,7 +481,7 @@ int RunKafkaBench(const KafkaBenchOptions& o) {
       return 1;
     }
   }
-  Report(o, {native, produce, consume}, js, latencies);
+  Report(o, h, js, latencies);
   return 0;
 }
 

@@ -20,7 +20,8 @@ struct KafkaBenchOptions {
   uint32_t connections = 1;              // native connections, and Kafka producers
   double latency_rate = 10'000;          // records/s of the latency phase
   double latency_seconds = 3;
-  uint16_t jetstream_port = 0;                 // nats-server with JetStream; 0: no JetStream phases
+  uint16_t jetstream_port = 0;  // nats-server with JetStream; 0: no JetStream phases
+  int jetstream_pid = 0;        // that nats-server's pid, for its CPU time; 0: not measured
   uint32_t jetstream_max_pending = 8'000;      // JetStream: unacknowledged publishes per connection
   std::string jetstream_consumer = "ordered";  // JetStream consume: "ordered" or "pull"
   uint32_t jetstream_fetch = 1'000;            // JetStream pull consumer: messages per fetch
@@ -39,7 +40,8 @@ struct KafkaBenchOptions {
 ///     consumer polls; each value carries its send time;
 ///   - with `jetstream_port`, the same records produced to and consumed from NATS JetStream
 ///     (kafka_jetstream.h), with `connections` publishing connections.
-/// Prints records/s per phase, the Kafka/native and Kafka/JetStream ratios, and latency
+/// Prints records/s per phase, the Kafka/native and Kafka/JetStream ratios, the CPU time per
+/// record of each throughput phase (this process's: the clients; and the server's), and latency
 /// percentiles. Returns the exit status (0, or 1 with the reason on stderr).
 int RunKafkaBench(const KafkaBenchOptions& options);
 

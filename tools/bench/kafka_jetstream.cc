@@ -222,8 +222,14 @@ Status RunKafkaJetStream(const KafkaBenchOptions& o, JetStreamRates* rates) {
   NatsSession control;
   HIGGINS_RETURN_IF_ERROR(control.Open(o.jetstream_port, false, kTimeoutMs, &options));
   HIGGINS_RETURN_IF_ERROR(MakeStream(control));
+  const CpuMeter produce_meter(o.jetstream_pid);
   Status s = Produce(o, &rates->produce);
-  if (s.ok()) s = Consume(o, &rates->consume);
+  rates->produce_cpu = produce_meter.Elapsed();
+  if (s.ok()) {
+    const CpuMeter consume_meter(o.jetstream_pid);
+    s = Consume(o, &rates->consume);
+    rates->consume_cpu = consume_meter.Elapsed();
+  }
   jsErrCode code = static_cast<jsErrCode>(0);
   if (natsStatus d = js_DeleteStream(control.js, kStream, nullptr, &code); d != NATS_OK && s.ok()) {
     s = Status::IOError(NatsError("js_DeleteStream", d, code));

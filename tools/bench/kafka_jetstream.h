@@ -7,13 +7,17 @@
 
 #include "higgins/status.h"
 #include "kafka_bench.h"
+#include "kafka_bench_internal.h"
 
 namespace higgins::bench {
 
-/// Records/s of the two JetStream phases.
+/// Records/s of the two JetStream phases, and the CPU they took (the nats-server's when
+/// o.jetstream_pid is given).
 struct JetStreamRates {
   double produce = 0;
   double consume = 0;
+  CpuUse produce_cpu;
+  CpuUse consume_cpu;
 };
 
 /// False when higgins-bench was built without libnats.
