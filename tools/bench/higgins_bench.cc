@@ -386,6 +386,9 @@ int Main(int argc, char** argv) {
                    "a nats-server with JetStream on 127.0.0.1: the same records produced to and "
                    "consumed from a memory stream there too (0: none)")
       ->capture_default_str();
+  kafka_cmd->add_option("--kafka-set", kb.kafka_producer_settings,
+                        "name=value: a librdkafka setting of the throughput phase's producers, "
+                        "after (and over) the defaults (repeatable)");
   kafka_cmd->add_option("--jetstream-pid", kb.jetstream_pid,
                         "that nats-server's pid: its CPU time per record is reported (0: not)");
   Checked(kafka_cmd, "--jetstream-max-pending", kb.jetstream_max_pending,

@@ -164,16 +164,19 @@ bool KafkaProduce(const std::string& bootstrap, const KafkaBenchOptions& o, doub
   std::vector<Deliveries> deliveries(o.connections);
   std::vector<rd_kafka_t*> producers;
   std::vector<rd_kafka_topic_t*> topics;
+  std::vector<std::pair<std::string, std::string>> settings = {
+      {"bootstrap.servers", bootstrap},          {"linger.ms", "5"},
+      {"batch.num.messages", "10000"},           {"queue.buffering.max.messages", "2000000"},
+      {"queue.buffering.max.kbytes", "2097151"}, {"acks", "all"},
+  };
+  for (const std::string& setting : o.kafka_producer_settings) {
+    const auto equals = setting.find('=');
+    if (equals == std::string::npos) return Fail("--kafka-set " + setting + ": not name=value");
+    settings.emplace_back(setting.substr(0, equals), setting.substr(equals + 1));
+  }
   bool made = true;
   for (uint32_t c = 0; c < o.connections && made; ++c) {
-    rd_kafka_t* producer = NewHandle(RD_KAFKA_PRODUCER,
-                                     {{"bootstrap.servers", bootstrap},
-                                      {"linger.ms", "5"},
-                                      {"batch.num.messages", "10000"},
-                                      {"queue.buffering.max.messages", "2000000"},
-                                      {"queue.buffering.max.kbytes", "2097151"},
-                                      {"acks", "all"}},
-                                     &deliveries[c]);
+    rd_kafka_t* producer = NewHandle(RD_KAFKA_PRODUCER, settings, &deliveries[c]);
     made = producer != nullptr;
     if (made) {
       producers.push_back(producer);

@@ -18,7 +18,8 @@ struct KafkaBenchOptions {
   uint32_t batch = 1'000;                // native: records per produce request
   uint32_t in_flight = 8;                // native: requests in flight on each connection
   uint32_t connections = 1;              // native connections, and Kafka producers
-  double latency_rate = 10'000;          // records/s of the latency phase
+  std::vector<std::string> kafka_producer_settings;  // name=value: more librdkafka settings
+  double latency_rate = 10'000;                      // records/s of the latency phase
   double latency_seconds = 3;
   uint16_t jetstream_port = 0;  // nats-server with JetStream; 0: no JetStream phases
   int jetstream_pid = 0;        // that nats-server's pid, for its CPU time; 0: not measured
