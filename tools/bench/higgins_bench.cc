@@ -373,10 +373,33 @@ int Main(int argc, char** argv) {
           CLI::Range(48u, 1'000'000u));
   Checked(kafka_cmd, "--batch", kb.batch, "native: records per produce request",
           CLI::Range(1u, 100'000u));
-  Checked(kafka_cmd, "--in-flight", kb.in_flight, "native: requests in flight",
+  Checked(kafka_cmd, "--in-flight", kb.in_flight, "native: requests in flight per connection",
           CLI::Range(1u, 1024u));
+  Checked(kafka_cmd, "--connections", kb.connections,
+          "native connections and Kafka producers (one connection and thread each), the "
+          "records split across them",
+          CLI::Range(1u, 64u));
   Checked(kafka_cmd, "--latency-rate", kb.latency_rate, "records/s of the latency phase",
           CLI::Range(1.0, 1e6));
+  kafka_cmd
+      ->add_option("--jetstream-port", kb.jetstream_port,
+                   "a nats-server with JetStream on 127.0.0.1: the same records produced to and "
+                   "consumed from a memory stream there too (0: none)")
+      ->capture_default_str();
+  kafka_cmd->add_option("--kafka-set", kb.kafka_producer_settings,
+                        "name=value: a librdkafka setting of the throughput phase's producers, "
+                        "after (and over) the defaults (repeatable)");
+  kafka_cmd->add_option("--jetstream-pid", kb.jetstream_pid,
+                        "that nats-server's pid: its CPU time per record is reported (0: not)");
+  Checked(kafka_cmd, "--jetstream-max-pending", kb.jetstream_max_pending,
+          "JetStream: unacknowledged publishes per connection (js_PublishAsync waits beyond)",
+          CLI::Range(1u, 10'000'000u));
+  Checked(kafka_cmd, "--jetstream-consumer", kb.jetstream_consumer,
+          "JetStream consume: ordered (push, no acks) or pull (AckNone, --jetstream-fetch at a "
+          "time)",
+          CLI::IsMember({"ordered", "pull"}));
+  Checked(kafka_cmd, "--jetstream-fetch", kb.jetstream_fetch,
+          "JetStream pull consumer: messages per fetch", CLI::Range(1u, 1'000'000u));
   CLI11_PARSE(app, argc, argv);
   if (*kafka_cmd) {
     kb.json = f.json;

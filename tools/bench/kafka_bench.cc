@@ -10,11 +10,16 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <fstream>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "higgins/client.h"
+#include "kafka_bench_internal.h"
+#include "kafka_jetstream.h"
 #include "server_process.h"
 
 namespace higgins::bench {
@@ -37,16 +42,6 @@ uint16_t FreePort() {
   return port;  // 0 (none found): the broker starts without Kafka, and the Kafka phases fail
 }
 
-/// One JSON record of about `bytes` bytes: {"id":"k<i % keys>","n":<i>,"payload":"xxx..."}.
-std::string Record(uint64_t i, const KafkaBenchOptions& o, std::string* key) {
-  *key = "k" + std::to_string(i % o.keys);
-  std::string out = "{\"id\":\"" + *key + "\",\"n\":" + std::to_string(i) + ",\"payload\":\"";
-  const size_t target = o.record_bytes > out.size() + 2 ? o.record_bytes - out.size() - 2 : 1;
-  out.append(target, 'x');
-  out += "\"}";
-  return out;
-}
-
 double Seconds(Clock::time_point from) {
   return std::chrono::duration<double>(Clock::now() - from).count();
 }
@@ -56,15 +51,27 @@ bool Fail(const std::string& what) {
   return false;
 }
 
-void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void*);
+/// What the deliveries of one producer came to. Written by librdkafka's delivery callback, which
+/// runs inside rd_kafka_poll / rd_kafka_flush on the producing thread; read after the flush.
+struct Deliveries {
+  uint64_t delivered = 0;
+  uint64_t failed = 0;
+};
 
-/// A librdkafka handle with `settings` (a producer reports deliveries to OnDelivery); null, and
-/// a message, on a bad setting.
+void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque);
+
+/// A librdkafka handle with `settings`; a producer reports deliveries to OnDelivery, counted in
+/// `deliveries` (which must outlive it) when that is not null. Null, and a message, on a bad
+/// setting.
 rd_kafka_t* NewHandle(rd_kafka_type_t type,
-                      const std::vector<std::pair<std::string, std::string>>& settings) {
+                      const std::vector<std::pair<std::string, std::string>>& settings,
+                      Deliveries* deliveries = nullptr) {
   char error[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  if (type == RD_KAFKA_PRODUCER) rd_kafka_conf_set_dr_msg_cb(conf, OnDelivery);
+  if (type == RD_KAFKA_PRODUCER) {
+    rd_kafka_conf_set_dr_msg_cb(conf, OnDelivery);
+    rd_kafka_conf_set_opaque(conf, deliveries);
+  }
   for (const auto& [name, value] : settings) {
     if (rd_kafka_conf_set(conf, name.c_str(), value.c_str(), error, sizeof(error)) !=
         RD_KAFKA_CONF_OK) {
@@ -78,57 +85,70 @@ rd_kafka_t* NewHandle(rd_kafka_type_t type,
   return handle;
 }
 
-std::atomic<uint64_t> g_delivered{0};
-std::atomic<uint64_t> g_failed{0};
-
-void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void*) {
+void OnDelivery(rd_kafka_t*, const rd_kafka_message_t* message, void* opaque) {
+  auto* deliveries = static_cast<Deliveries*>(opaque);
+  if (deliveries == nullptr) return;
   if (message->err) {
-    ++g_failed;
+    ++deliveries->failed;
   } else {
-    ++g_delivered;
+    ++deliveries->delivered;
   }
 }
 
-bool NativeProduce(Client& client, const KafkaBenchOptions& o, double* rate) {
+/// One connection's share of the native produce: NDJSON requests of `batch` records, at most
+/// `in_flight` unanswered. Empty, or what went wrong.
+std::string NativeProduceShare(Client& client, const KafkaBenchOptions& o, Share share) {
   std::deque<Pending<ProduceResult>> in_flight;
   std::string key;
-  const auto start = Clock::now();
-  for (uint64_t first = 0; first < o.records; first += o.batch) {
+  for (uint64_t first = share.first; first < share.end; first += o.batch) {
     std::string ndjson;
-    for (uint64_t i = first; i < std::min<uint64_t>(o.records, first + o.batch); ++i) {
-      ndjson += Record(i, o, &key);
+    for (uint64_t i = first; i < std::min<uint64_t>(share.end, first + o.batch); ++i) {
+      ndjson += KafkaBenchRecord(i, o, &key);
       ndjson.push_back('\n');
     }
     if (in_flight.size() >= o.in_flight) {
       auto done = in_flight.front().Get();
       in_flight.pop_front();
-      if (!done.ok()) return Fail("native produce: " + done.status().ToString());
+      if (!done.ok()) return done.status().ToString();
     }
     in_flight.push_back(client.ProduceJsonAsync("kb_native", ndjson));
   }
   for (auto& p : in_flight) {
     auto done = p.Get();
-    if (!done.ok()) return Fail("native produce: " + done.status().ToString());
+    if (!done.ok()) return done.status().ToString();
   }
+  return {};
+}
+
+/// `connections` native connections, each producing its share on a thread of its own; the
+/// rate is all the records over the time from the first send to the last acknowledgement.
+bool NativeProduce(uint16_t port, const KafkaBenchOptions& o, double* rate) {
+  std::vector<std::unique_ptr<Client>> clients;
+  for (uint32_t c = 0; c < o.connections; ++c) {
+    ClientOptions options;
+    options.port = port;
+    auto client = Client::Connect(options);
+    if (!client.ok()) return Fail("native produce: " + client.status().ToString());
+    clients.push_back(*std::move(client));
+  }
+  std::vector<std::string> errors(o.connections);
+  const auto start = Clock::now();
+  OnThreads(o.connections, [&](uint32_t c) {
+    errors[c] = NativeProduceShare(*clients[c], o, ShareOf(o.records, o.connections, c));
+  });
   *rate = static_cast<double>(o.records) / Seconds(start);
+  for (const std::string& error : errors) {
+    if (!error.empty()) return Fail("native produce: " + error);
+  }
   return true;
 }
 
-bool KafkaProduce(const std::string& bootstrap, const KafkaBenchOptions& o, double* rate) {
-  rd_kafka_t* producer = NewHandle(RD_KAFKA_PRODUCER, {{"bootstrap.servers", bootstrap},
-                                                       {"linger.ms", "5"},
-                                                       {"batch.num.messages", "10000"},
-                                                       {"queue.buffering.max.messages", "2000000"},
-                                                       {"queue.buffering.max.kbytes", "2097151"},
-                                                       {"acks", "all"}});
-  if (producer == nullptr) return false;
-  rd_kafka_topic_t* topic = rd_kafka_topic_new(producer, "kb_kafka", nullptr);
-  g_delivered = 0;
-  g_failed = 0;
+/// One producer's share of the Kafka produce, flushed (every record acknowledged or failed).
+void KafkaProduceShare(rd_kafka_t* producer, rd_kafka_topic_t* topic, const KafkaBenchOptions& o,
+                       Share share) {
   std::string key;
-  const auto start = Clock::now();
-  for (uint64_t i = 0; i < o.records; ++i) {
-    std::string value = Record(i, o, &key);
+  for (uint64_t i = share.first; i < share.end; ++i) {
+    std::string value = KafkaBenchRecord(i, o, &key);
     while (rd_kafka_produce(topic, 0, RD_KAFKA_MSG_F_COPY, value.data(), value.size(), key.data(),
                             key.size(), nullptr) != 0) {
       rd_kafka_poll(producer, 1);  // the local queue is full: let deliveries drain it
@@ -136,15 +156,52 @@ bool KafkaProduce(const std::string& bootstrap, const KafkaBenchOptions& o, doub
     if (i % 1000 == 0) rd_kafka_poll(producer, 0);
   }
   rd_kafka_flush(producer, 120'000);
-  *rate = static_cast<double>(g_delivered.load()) / Seconds(start);
-  const bool ok = g_delivered == o.records && g_failed == 0;
-  rd_kafka_topic_destroy(topic);
-  rd_kafka_destroy(producer);
-  if (!ok) {
-    return Fail("Kafka produce: " + std::to_string(g_delivered.load()) + " delivered, " +
-                std::to_string(g_failed.load()) + " failed");
+}
+
+/// `connections` librdkafka producers (each with its own connection to the broker), each
+/// producing its share on a thread of its own, until every record is acknowledged.
+bool KafkaProduce(const std::string& bootstrap, const KafkaBenchOptions& o, double* rate) {
+  std::vector<Deliveries> deliveries(o.connections);
+  std::vector<rd_kafka_t*> producers;
+  std::vector<rd_kafka_topic_t*> topics;
+  std::vector<std::pair<std::string, std::string>> settings = {
+      {"bootstrap.servers", bootstrap},          {"linger.ms", "5"},
+      {"batch.num.messages", "10000"},           {"queue.buffering.max.messages", "2000000"},
+      {"queue.buffering.max.kbytes", "2097151"}, {"acks", "all"},
+  };
+  for (const std::string& setting : o.kafka_producer_settings) {
+    const auto equals = setting.find('=');
+    if (equals == std::string::npos) return Fail("--kafka-set " + setting + ": not name=value");
+    settings.emplace_back(setting.substr(0, equals), setting.substr(equals + 1));
   }
-  return true;
+  bool made = true;
+  for (uint32_t c = 0; c < o.connections && made; ++c) {
+    rd_kafka_t* producer = NewHandle(RD_KAFKA_PRODUCER, settings, &deliveries[c]);
+    made = producer != nullptr;
+    if (made) {
+      producers.push_back(producer);
+      topics.push_back(rd_kafka_topic_new(producer, "kb_kafka", nullptr));
+    }
+  }
+  if (made) {
+    const auto start = Clock::now();
+    OnThreads(o.connections, [&](uint32_t c) {
+      KafkaProduceShare(producers[c], topics[c], o, ShareOf(o.records, o.connections, c));
+    });
+    Deliveries total;
+    for (const Deliveries& d : deliveries) {
+      total.delivered += d.delivered;
+      total.failed += d.failed;
+    }
+    *rate = static_cast<double>(total.delivered) / Seconds(start);
+    if (total.delivered != o.records || total.failed != 0) {
+      made = Fail("Kafka produce: " + std::to_string(total.delivered) + " delivered, " +
+                  std::to_string(total.failed) + " failed");
+    }
+  }
+  for (rd_kafka_topic_t* topic : topics) rd_kafka_topic_destroy(topic);
+  for (rd_kafka_t* producer : producers) rd_kafka_destroy(producer);
+  return made;
 }
 
 rd_kafka_t* Consumer(const std::string& bootstrap, int64_t from) {
@@ -242,9 +299,137 @@ double Percentile(std::vector<double> values, double p) {
                          static_cast<size_t>(p * static_cast<double>(values.size())))];
 }
 
+/// Records/s of a throughput phase and the CPU it took.
+struct Phase {
+  double rate = 0;
+  CpuUse cpu;
+};
+
+struct HigginsPhases {
+  Phase native;
+  Phase produce;
+  Phase consume;
+};
+
+/// b / a, or 0 when a is 0 (a phase that did not run).
+double Ratio(double a, double b) {
+  return a > 0 ? b / a : 0;
+}
+
+/// CPU microseconds per record.
+double PerRecordUs(double seconds, uint64_t records) {
+  return records > 0 ? seconds * 1e6 / static_cast<double>(records) : 0;
+}
+
+void JsonPhase(const char* name, const Phase& p, uint64_t records) {
+  std::printf(",\"%s\":%.0f,\"%s_cpu_client_us\":%.3f,\"%s_cpu_server_us\":%.3f", name, p.rate,
+              name, PerRecordUs(p.cpu.client, records), name, PerRecordUs(p.cpu.server, records));
+}
+
+void TextPhase(const std::string& what, const Phase& p, uint64_t records, const std::string& also) {
+  std::printf("%-58s %9.0f records/s%s; CPU per record: client %.2f us, server %.2f us\n",
+              what.c_str(), p.rate, also.c_str(), PerRecordUs(p.cpu.client, records),
+              PerRecordUs(p.cpu.server, records));
+}
+
+std::string Times(const char* of, double ratio) {
+  char text[64];
+  std::snprintf(text, sizeof(text), " (%.2fx %s)", ratio, of);
+  return text;
+}
+
+void Report(const KafkaBenchOptions& o, const HigginsPhases& h, const JetStreamRates& js,
+            const std::vector<double>& latencies) {
+  const double p50 = Percentile(latencies, 0.50), p99 = Percentile(latencies, 0.99);
+  const Phase js_produce{js.produce, js.produce_cpu}, js_consume{js.consume, js.consume_cpu};
+  if (o.json) {
+    std::printf("{\"records\":%llu,\"record_bytes\":%u,\"storage\":\"%s\",\"connections\":%u",
+                static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str(),
+                o.connections);
+    JsonPhase("native_produce", h.native, o.records);
+    JsonPhase("kafka_produce", h.produce, o.records);
+    JsonPhase("kafka_consume", h.consume, o.records);
+    std::printf(",\"produce_ratio\":%.3f,\"latency_ms_p50\":%.3f,\"latency_ms_p99\":%.3f",
+                Ratio(h.native.rate, h.produce.rate), p50, p99);
+    if (o.jetstream_port != 0) {
+      std::printf(",\"jetstream_consumer\":\"%s\",\"jetstream_max_pending\":%u",
+                  o.jetstream_consumer.c_str(), o.jetstream_max_pending);
+      JsonPhase("jetstream_produce", js_produce, o.records);
+      JsonPhase("jetstream_consume", js_consume, o.records);
+      std::printf(",\"kafka_jetstream_produce_ratio\":%.3f,\"kafka_jetstream_consume_ratio\":%.3f",
+                  Ratio(js.produce, h.produce.rate), Ratio(js.consume, h.consume.rate));
+    }
+    std::printf("}\n");
+    return;
+  }
+  const std::string n = std::to_string(o.connections);
+  std::printf("records: %llu of about %u bytes, %s storage, %u connection(s)\n",
+              static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str(),
+              o.connections);
+  TextPhase("native produce (" + n + " x " + std::to_string(o.in_flight) + " in flight of " +
+                std::to_string(o.batch) + ")",
+            h.native, o.records, "");
+  TextPhase("Kafka produce (" + n + " librdkafka producers, linger 5 ms)", h.produce, o.records,
+            Times("native", Ratio(h.native.rate, h.produce.rate)));
+  TextPhase("Kafka consume (librdkafka, from offset 0)", h.consume, o.records, "");
+  if (o.jetstream_port != 0) {
+    TextPhase("JetStream produce (" + n + " connections, " +
+                  std::to_string(o.jetstream_max_pending) + " pending each)",
+              js_produce, o.records, Times("by Kafka", Ratio(js.produce, h.produce.rate)));
+    TextPhase("JetStream consume (" + o.jetstream_consumer + " consumer)", js_consume, o.records,
+              Times("by Kafka", Ratio(js.consume, h.consume.rate)));
+  }
+  std::printf("Kafka produce->consume latency at %.0f/s: p50 %.2f ms, p99 %.2f ms\n",
+              o.latency_rate, p50, p99);
+}
+
 }  // namespace
 
+CpuMeter::CpuMeter(pid_t server_pid) : server_pid_(server_pid), start_(Now()) {}
+
+CpuUse CpuMeter::Elapsed() const {
+  const CpuUse now = Now();
+  return {now.client - start_.client, now.server - start_.server};
+}
+
+CpuUse CpuMeter::Now() const {
+  const auto seconds = [](const std::string& path) {
+    // Fields 14 and 15 (utime, stime) in clock ticks; the name (field 2) may hold spaces and
+    // parentheses, so counting starts after its closing one, at field 3.
+    std::ifstream in(path);
+    std::string line;
+    if (!std::getline(in, line)) return 0.0;
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) return 0.0;
+    std::istringstream fields(line.substr(close + 1));
+    std::string field;
+    unsigned long long utime = 0, stime = 0;
+    for (int i = 3; i <= 15 && fields >> field; ++i) {
+      if (i == 14) utime = std::stoull(field);
+      if (i == 15) stime = std::stoull(field);
+    }
+    return static_cast<double>(utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  };
+  return {seconds("/proc/self/stat"),
+          server_pid_ > 0 ? seconds("/proc/" + std::to_string(server_pid_) + "/stat") : 0.0};
+}
+
+std::string KafkaBenchRecord(uint64_t i, const KafkaBenchOptions& o, std::string* key) {
+  *key = "k" + std::to_string(i % o.keys);
+  std::string out = "{\"id\":\"" + *key + "\",\"n\":" + std::to_string(i) + ",\"payload\":\"";
+  const size_t target = o.record_bytes > out.size() + 2 ? o.record_bytes - out.size() - 2 : 1;
+  out.append(target, 'x');
+  out += "\"}";
+  return out;
+}
+
 int RunKafkaBench(const KafkaBenchOptions& o) {
+  if (o.jetstream_port != 0 && !KafkaJetStreamAvailable()) {
+    Fail(
+        "--jetstream-port: this higgins-bench was built without libnats (install libnats-dev "
+        "and re-run cmake)");
+    return 1;
+  }
   ServerProcess server;
   const uint16_t kafka_port = FreePort();
   std::vector<std::string> args = o.broker_args;
@@ -256,7 +441,7 @@ int RunKafkaBench(const KafkaBenchOptions& o) {
   }
   ClientOptions client_options;
   client_options.port = server.port();
-  auto client = Client::Connect(client_options);
+  auto client = Client::Connect(client_options);  // the control connection: configuration only
   if (!client.ok()) {
     Fail(client.status().ToString());
     return 1;
@@ -272,32 +457,34 @@ int RunKafkaBench(const KafkaBenchOptions& o) {
     return 1;
   }
   const std::string bootstrap = "127.0.0.1:" + std::to_string(kafka_port);
-  double native = 0, produce = 0, consume = 0;
+  HigginsPhases h;
+  const auto measured = [&](Phase* phase, const auto& run) {
+    const CpuMeter meter(server.pid());
+    const bool ok = run(&phase->rate);
+    phase->cpu = meter.Elapsed();
+    return ok;
+  };
   std::vector<double> latencies;
-  if (!NativeProduce(**client, o, &native) || !KafkaProduce(bootstrap, o, &produce) ||
-      !KafkaConsume(bootstrap, o, &consume) || !Latency(bootstrap, o, o.records, &latencies)) {
+  const bool ok =
+      measured(&h.native, [&](double* rate) { return NativeProduce(server.port(), o, rate); }) &&
+      measured(&h.produce, [&](double* rate) { return KafkaProduce(bootstrap, o, rate); }) &&
+      measured(&h.consume, [&](double* rate) { return KafkaConsume(bootstrap, o, rate); }) &&
+      Latency(bootstrap, o, o.records, &latencies);
+  if (!ok) {
     std::fprintf(stderr, "broker log:\n%s\n", server.Log().c_str());
     return 1;
   }
-  const double p50 = Percentile(latencies, 0.50), p99 = Percentile(latencies, 0.99);
-  if (o.json) {
-    std::printf(
-        "{\"records\":%llu,\"record_bytes\":%u,\"storage\":\"%s\",\"native_produce\":%.0f,"
-        "\"kafka_produce\":%.0f,\"kafka_consume\":%.0f,\"produce_ratio\":%.3f,"
-        "\"latency_ms_p50\":%.3f,\"latency_ms_p99\":%.3f}\n",
-        static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str(), native,
-        produce, consume, produce / native, p50, p99);
-  } else {
-    std::printf("records: %llu of about %u bytes, %s storage\n",
-                static_cast<unsigned long long>(o.records), o.record_bytes, o.storage.c_str());
-    std::printf("native produce (batches of %u, %u in flight): %.0f records/s\n", o.batch,
-                o.in_flight, native);
-    std::printf("Kafka produce (librdkafka, linger 5 ms):       %.0f records/s (%.2fx native)\n",
-                produce, produce / native);
-    std::printf("Kafka consume (librdkafka, from offset 0):     %.0f records/s\n", consume);
-    std::printf("Kafka produce->consume latency at %.0f/s:     p50 %.2f ms, p99 %.2f ms\n",
-                o.latency_rate, p50, p99);
+  // Idle from here on; stopped, the broker cannot take CPU from JetStream.
+  client->reset();
+  server.Stop();
+  JetStreamRates js;
+  if (o.jetstream_port != 0) {
+    if (Status s = RunKafkaJetStream(o, &js); !s.ok()) {
+      Fail(s.ToString());
+      return 1;
+    }
   }
+  Report(o, h, js, latencies);
   return 0;
 }
 
