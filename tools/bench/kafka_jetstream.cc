@@ -164,9 +164,15 @@ Status ConsumeOrdered(const NatsSession& session, uint64_t records, uint64_t* se
   return Status::OK();
 }
 
-/// Reads `records` messages of the stream with an ephemeral pull consumer (AckNone), `fetch`
-/// at a time; *seen counts them.
-Status ConsumePull(const NatsSession& session, uint64_t records, uint32_t fetch, uint64_t* seen) {
+/// How much a pull consumer reads: `records` messages, `fetch` at a time.
+struct PullPlan {
+  uint64_t records = 0;
+  uint32_t fetch = 0;
+};
+
+/// Reads the plan's messages of the stream with an ephemeral pull consumer (AckNone); *seen
+/// counts them.
+Status ConsumePull(const NatsSession& session, const PullPlan& plan, uint64_t* seen) {
   jsSubOptions options;
   jsSubOptions_Init(&options);
   options.Stream = kStream;
@@ -177,9 +183,10 @@ Status ConsumePull(const NatsSession& session, uint64_t records, uint32_t fetch,
   natsStatus s =
       js_PullSubscribe(&subscription, session.js, kSubjects, nullptr, nullptr, &options, &code);
   if (s != NATS_OK) return Status::IOError(NatsError("js_PullSubscribe", s, code));
-  while (*seen < records) {
+  while (*seen < plan.records) {
     natsMsgList list{};
-    s = natsSubscription_Fetch(&list, subscription, static_cast<int>(fetch), kTimeoutMs, &code);
+    s = natsSubscription_Fetch(&list, subscription, static_cast<int>(plan.fetch), kTimeoutMs,
+                               &code);
     if (s != NATS_OK) break;
     *seen += static_cast<uint64_t>(list.Count);
     natsMsgList_Destroy(&list);
@@ -199,7 +206,7 @@ Status Consume(const KafkaBenchOptions& o, double* rate) {
   uint64_t seen = 0;
   const auto start = Clock::now();
   const Status s = o.jetstream_consumer == "pull"
-                       ? ConsumePull(session, o.records, o.jetstream_fetch, &seen)
+                       ? ConsumePull(session, PullPlan{o.records, o.jetstream_fetch}, &seen)
                        : ConsumeOrdered(session, o.records, &seen);
   *rate = static_cast<double>(seen) / Seconds(start);
   if (!s.ok()) {
