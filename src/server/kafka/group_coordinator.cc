@@ -118,6 +118,24 @@ void GroupCoordinator::JoinLocked(Group& group, JoinRequest request, Clock::time
     return fail(ErrorCode::kInconsistentGroupProtocol, request.member_id);
   }
   std::string member_id = request.member_id;
+  bool new_static = false;
+  if (!request.instance_id.empty()) {
+    auto known = group.static_members.find(request.instance_id);
+    if (member_id.empty() && known != group.static_members.end()) {
+      return RejoinStatic(group, known->second, std::move(request), now, std::move(done), actions);
+    }
+    if (!member_id.empty() && known == group.static_members.end()) {
+      return fail(ErrorCode::kUnknownMemberId, member_id);
+    }
+    if (!member_id.empty() && known->second != member_id) {
+      return fail(ErrorCode::kFencedInstanceId, member_id);
+    }
+    if (member_id.empty()) {
+      // A new static member gets its id at once: its instance id already names it (KIP-345).
+      member_id = NewMemberId(request.client_id);
+      new_static = true;
+    }
+  }
   if (member_id.empty()) {
     member_id = NewMemberId(request.client_id);
     if (request.require_known_member_id) {
@@ -126,7 +144,7 @@ void GroupCoordinator::JoinLocked(Group& group, JoinRequest request, Clock::time
       group.pending_ids[member_id] = now + kPendingIdLifetime;
       return fail(ErrorCode::kMemberIdRequired, member_id);
     }
-  } else if (!group.members.contains(member_id)) {
+  } else if (!new_static && !group.members.contains(member_id)) {
     if (!group.pending_ids.erase(member_id)) {
       return fail(ErrorCode::kUnknownMemberId, member_id);
     }
@@ -155,8 +173,10 @@ void GroupCoordinator::JoinLocked(Group& group, JoinRequest request, Clock::time
       return;
     }
   }
+  if (new_static) group.static_members[request.instance_id] = member_id;
   MemberState& member = group.members[member_id];
   if (existing == group.members.end()) group.join_order.push_back(member_id);
+  member.instance_id = request.instance_id;
   if (member.pending_join) {
     // The same member joined again before the first join was answered: that one is superseded.
     actions.push_back([old = std::move(member.pending_join), member_id] {
@@ -224,12 +244,7 @@ void GroupCoordinator::MaybeCompleteJoin(Group& group, Clock::time_point now, bo
   }
   group.protocol_name = ChooseProtocol(group);
   group.state = State::kCompletingRebalance;
-  std::vector<Member> everyone;
-  for (const auto& [id, member] : group.members) {
-    for (const Protocol& p : member.protocols) {
-      if (p.name == group.protocol_name) everyone.push_back({id, p.metadata});
-    }
-  }
+  const std::vector<Member> everyone = Everyone(group);
   for (auto& [id, member] : group.members) {
     JoinResult result;
     result.generation = group.generation;
@@ -244,9 +259,88 @@ void GroupCoordinator::MaybeCompleteJoin(Group& group, Clock::time_point now, bo
   }
 }
 
+std::vector<GroupCoordinator::Member> GroupCoordinator::Everyone(const Group& group) {
+  std::vector<Member> everyone;
+  for (const auto& [id, member] : group.members) {
+    for (const Protocol& p : member.protocols) {
+      if (p.name == group.protocol_name) everyone.push_back({id, member.instance_id, p.metadata});
+    }
+  }
+  return everyone;
+}
+
+bool GroupCoordinator::Fenced(const Group& group, Caller caller) {
+  if (caller.instance_id.empty()) return false;
+  auto it = group.static_members.find(caller.instance_id);
+  return it != group.static_members.end() && it->second != caller.member_id;
+}
+
+void GroupCoordinator::RejoinStatic(Group& group, const std::string& old_id, JoinRequest request,
+                                    Clock::time_point now, std::function<void(JoinResult)> done,
+                                    Actions& actions) {
+  const std::string new_id = NewMemberId(request.client_id);
+  auto node = group.members.extract(old_id);
+  MemberState& old = node.mapped();
+  // The old member id is fenced: what it was waiting for is answered so.
+  if (old.pending_join) {
+    actions.push_back([join = std::move(old.pending_join), old_id] {
+      JoinResult result;
+      result.error = ErrorCode::kFencedInstanceId;
+      result.member_id = old_id;
+      join(std::move(result));
+    });
+    old.pending_join = nullptr;
+  }
+  if (old.pending_sync) {
+    actions.push_back([sync = std::move(old.pending_sync)] {
+      sync(SyncResult{ErrorCode::kFencedInstanceId, {}});
+    });
+    old.pending_sync = nullptr;
+  }
+  const bool same = old.protocols.size() == request.protocols.size() &&
+                    std::equal(request.protocols.begin(), request.protocols.end(),
+                               old.protocols.begin(), [](const Protocol& a, const Protocol& b) {
+                                 return a.name == b.name && a.metadata == b.metadata;
+                               });
+  node.key() = new_id;
+  group.members.insert(std::move(node));
+  std::replace(group.join_order.begin(), group.join_order.end(), old_id, new_id);
+  if (group.leader == old_id) group.leader = new_id;
+  group.static_members[request.instance_id] = new_id;
+  MemberState& member = group.members.at(new_id);
+  member.client_id = request.client_id;
+  member.session_timeout = request.session_timeout;
+  member.rebalance_timeout = request.rebalance_timeout;
+  member.session_deadline = now + member.session_timeout;
+  if (same && group.state == State::kStable) {
+    // Nothing changed for the others: no rebalance. Its SyncGroup gets its assignment back (a
+    // leader's new assignments are not taken while the group is Stable).
+    JoinResult result;
+    result.generation = group.generation;
+    result.protocol_name = group.protocol_name;
+    result.leader = group.leader;
+    result.member_id = new_id;
+    if (new_id == group.leader) result.members = Everyone(group);
+    actions.push_back([done = std::move(done), result = std::move(result)]() mutable {
+      done(std::move(result));
+    });
+    return;
+  }
+  member.protocols = std::move(request.protocols);
+  member.pending_join = std::move(done);
+  PrepareRebalance(group, now, actions);
+  MaybeCompleteJoin(group, now, /*force=*/false, actions);
+}
+
 void GroupCoordinator::RemoveMember(Group& group, const std::string& member_id, Actions& actions) {
   auto it = group.members.find(member_id);
   if (it == group.members.end()) return;
+  if (!it->second.instance_id.empty()) {
+    auto known = group.static_members.find(it->second.instance_id);
+    if (known != group.static_members.end() && known->second == member_id) {
+      group.static_members.erase(known);
+    }
+  }
   if (it->second.pending_join) {
     actions.push_back([join = std::move(it->second.pending_join), member_id] {
       JoinResult result;
@@ -267,12 +361,14 @@ void GroupCoordinator::RemoveMember(Group& group, const std::string& member_id, 
 void GroupCoordinator::Sync(const std::string& group_id, int32_t generation,
                             const std::string& member_id,
                             std::map<std::string, std::string> assignments, Clock::time_point now,
-                            std::function<void(SyncResult)> done) {
+                            std::function<void(SyncResult)> done, const std::string& instance_id) {
   Actions actions;
   {
     std::lock_guard lock(mu_);
     auto it = groups_.find(group_id);
-    if (it == groups_.end() || !it->second.members.contains(member_id)) {
+    if (it != groups_.end() && Fenced(it->second, {member_id, instance_id})) {
+      actions.push_back([done] { done(SyncResult{ErrorCode::kFencedInstanceId, {}}); });
+    } else if (it == groups_.end() || !it->second.members.contains(member_id)) {
       actions.push_back([done] { done(SyncResult{ErrorCode::kUnknownMemberId, {}}); });
     } else {
       Group& group = it->second;
@@ -312,11 +408,13 @@ void GroupCoordinator::Sync(const std::string& group_id, int32_t generation,
 GroupCoordinator::ErrorCode GroupCoordinator::Heartbeat(const std::string& group_id,
                                                         int32_t generation,
                                                         const std::string& member_id,
-                                                        Clock::time_point now) {
+                                                        Clock::time_point now,
+                                                        const std::string& instance_id) {
   std::lock_guard lock(mu_);
   auto it = groups_.find(group_id);
   if (it == groups_.end()) return ErrorCode::kUnknownMemberId;
   Group& group = it->second;
+  if (Fenced(group, {member_id, instance_id})) return ErrorCode::kFencedInstanceId;
   auto member = group.members.find(member_id);
   if (member == group.members.end()) return ErrorCode::kUnknownMemberId;
   member->second.session_deadline = now + member->second.session_timeout;
@@ -328,17 +426,31 @@ GroupCoordinator::ErrorCode GroupCoordinator::Heartbeat(const std::string& group
 // NOLINTNEXTLINE(bugprone-easily-swappable-parameters): (group, member), as every group call
 GroupCoordinator::ErrorCode GroupCoordinator::Leave(const std::string& group_id,
                                                     const std::string& member_id,
-                                                    Clock::time_point now) {
+                                                    Clock::time_point now,
+                                                    const std::string& instance_id) {
   Actions actions;
   ErrorCode error = ErrorCode::kNone;
   {
     std::lock_guard lock(mu_);
     auto it = groups_.find(group_id);
-    if (it == groups_.end() || !it->second.members.contains(member_id)) {
+    std::string leaving = member_id;
+    if (it != groups_.end() && !instance_id.empty()) {
+      auto known = it->second.static_members.find(instance_id);
+      if (known == it->second.static_members.end()) {
+        error = ErrorCode::kUnknownMemberId;
+      } else if (!member_id.empty() && known->second != member_id) {
+        error = ErrorCode::kFencedInstanceId;
+      } else {
+        leaving = known->second;
+      }
+    }
+    if (error == ErrorCode::kNone &&
+        (it == groups_.end() || !it->second.members.contains(leaving))) {
       error = ErrorCode::kUnknownMemberId;
-    } else {
+    }
+    if (error == ErrorCode::kNone) {
       Group& group = it->second;
-      RemoveMember(group, member_id, actions);
+      RemoveMember(group, leaving, actions);
       if (group.members.empty()) {
         ++group.generation;
         group.state = State::kEmpty;
@@ -357,9 +469,13 @@ GroupCoordinator::ErrorCode GroupCoordinator::Leave(const std::string& group_id,
 GroupCoordinator::ErrorCode GroupCoordinator::CheckCommit(const std::string& group_id,
                                                           int32_t generation,
                                                           const std::string& member_id,
-                                                          Clock::time_point now) {
+                                                          Clock::time_point now,
+                                                          const std::string& instance_id) {
   std::lock_guard lock(mu_);
   auto it = groups_.find(group_id);
+  if (it != groups_.end() && Fenced(it->second, {member_id, instance_id})) {
+    return ErrorCode::kFencedInstanceId;
+  }
   if (generation < 0 && member_id.empty()) {
     // Outside the group protocol: only while no member holds the group's partitions.
     return it == groups_.end() || it->second.members.empty() ? ErrorCode::kNone
@@ -438,6 +554,7 @@ GroupCoordinator::Description GroupCoordinator::Describe(const std::string& grou
   for (const auto& [id, member] : group.members) {
     MemberDescription& m = out.members.emplace_back();
     m.member_id = id;
+    m.instance_id = member.instance_id;
     m.client_id = member.client_id;
     if (!stable) continue;
     m.assignment = member.assignment;

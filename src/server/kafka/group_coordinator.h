@@ -20,6 +20,12 @@ namespace higgins::server::kafka {
 /// say: it picks the protocol (assignor) all members support, makes the first member the leader,
 /// hands the leader every member's metadata, and hands each member what the leader assigned it.
 ///
+/// Static members (KIP-345: a `group.instance.id`, JoinGroup v5+) keep their place across
+/// restarts: one that joins again without its member id, within its session timeout, gets a new
+/// member id and the old one's assignment without a rebalance (when its metadata is unchanged
+/// and the group is Stable); the old member id is fenced (FENCED_INSTANCE_ID). Static members
+/// leave on session timeout or by LeaveGroup with their instance id, never by closing.
+///
 /// States of a group: Empty (no members) → PreparingRebalance (waiting for every member to
 /// join again, at most the rebalance timeout) → CompletingRebalance (joined; waiting for the
 /// leader's SyncGroup) → Stable. A join of a new member, a member whose metadata changed, a
@@ -57,12 +63,15 @@ class GroupCoordinator {
     std::string protocol_type;  // "consumer" for consumers
     std::vector<Protocol> protocols;
     /// JoinGroup v4+: a new member first gets MEMBER_ID_REQUIRED with its id, and joins again
-    /// with it (KIP-394).
+    /// with it (KIP-394). Not for static members.
     bool require_known_member_id = false;
+    /// `group.instance.id` (JoinGroup v5+): a static member; empty for a dynamic one.
+    std::string instance_id;
   };
   struct Member {
     std::string member_id;
-    std::string metadata;  // for the chosen protocol
+    std::string instance_id;  // empty: dynamic
+    std::string metadata;     // for the chosen protocol
   };
   struct JoinResult {
     ErrorCode error = ErrorCode::kNone;
@@ -83,21 +92,28 @@ class GroupCoordinator {
   /// that did not), or at once for an error or a member already in the current generation.
   void Join(JoinRequest request, Clock::time_point now, std::function<void(JoinResult)> done);
   /// SyncGroup: the leader's `assignments` (member id → assignment) complete the rebalance;
-  /// `done` runs for every member once the leader's has come.
+  /// `done` runs for every member once the leader's has come. `instance_id`, in this and the
+  /// calls below, is the caller's group.instance.id (empty: none): FENCED_INSTANCE_ID when it
+  /// belongs to another member id now.
   void Sync(const std::string& group_id, int32_t generation, const std::string& member_id,
             std::map<std::string, std::string> assignments, Clock::time_point now,
-            std::function<void(SyncResult)> done);
-  /// Heartbeat: NONE, or UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS.
+            std::function<void(SyncResult)> done, const std::string& instance_id = "");
+  /// Heartbeat: NONE, or UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS,
+  /// FENCED_INSTANCE_ID.
   ErrorCode Heartbeat(const std::string& group_id, int32_t generation, const std::string& member_id,
-                      Clock::time_point now);
-  /// LeaveGroup of one member: NONE or UNKNOWN_MEMBER_ID.
-  ErrorCode Leave(const std::string& group_id, const std::string& member_id, Clock::time_point now);
+                      Clock::time_point now, const std::string& instance_id = "");
+  /// LeaveGroup of one member: NONE, UNKNOWN_MEMBER_ID or FENCED_INSTANCE_ID. A static member
+  /// may be named by its instance id alone (`member_id` empty), as admin tools do.
+  ErrorCode Leave(const std::string& group_id, const std::string& member_id, Clock::time_point now,
+                  const std::string& instance_id = "");
   /// Whether an OffsetCommit by (generation, member) may commit for the group: NONE, or
-  /// UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS. Generation -1 with no member
-  /// id is a commit from outside the group protocol (assign() consumers, tools): allowed while the
-  /// group has no members. A member's commit counts as a heartbeat.
+  /// UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS, FENCED_INSTANCE_ID.
+  /// Generation -1 with no member id is a commit from outside the group protocol (assign()
+  /// consumers, tools): allowed while the group has no members. A member's commit counts as a
+  /// heartbeat.
   ErrorCode CheckCommit(const std::string& group_id, int32_t generation,
-                        const std::string& member_id, Clock::time_point now);
+                        const std::string& member_id, Clock::time_point now,
+                        const std::string& instance_id = "");
   /// Expires sessions and rebalance timeouts; call it often (every 100 ms).
   void Tick(Clock::time_point now);
 
@@ -111,6 +127,7 @@ class GroupCoordinator {
   /// then); empty otherwise. A group the coordinator does not have is "Dead", with no members.
   struct MemberDescription {
     std::string member_id;
+    std::string instance_id;  // empty: dynamic
     std::string client_id;
     std::string metadata;
     std::string assignment;
@@ -130,6 +147,7 @@ class GroupCoordinator {
   enum class State { kEmpty, kPreparingRebalance, kCompletingRebalance, kStable };
   static const char* StateName(State state);
   struct MemberState {
+    std::string instance_id;  // empty: dynamic
     std::string client_id;
     std::chrono::milliseconds session_timeout{0};
     std::chrono::milliseconds rebalance_timeout{0};
@@ -150,12 +168,27 @@ class GroupCoordinator {
     Clock::time_point rebalance_deadline;
     /// Member ids handed out with MEMBER_ID_REQUIRED, not yet joined (KIP-394), with expiry.
     std::map<std::string, Clock::time_point> pending_ids;
+    /// Static members: group.instance.id → its current member id (KIP-345).
+    std::map<std::string, std::string, std::less<>> static_members;
   };
   /// Callbacks collected under the lock, run after it is released.
   using Actions = std::vector<std::function<void()>>;
 
   void JoinLocked(Group& group, JoinRequest request, Clock::time_point now,
                   std::function<void(JoinResult)> done, Actions& actions);
+  /// A static member known by its instance id joins again without its member id (it
+  /// restarted): it takes over member `old_id`'s place under a new id.
+  void RejoinStatic(Group& group, const std::string& old_id, JoinRequest request,
+                    Clock::time_point now, std::function<void(JoinResult)> done, Actions& actions);
+  /// Who sent a request: its member id and, for a static member, its instance id.
+  struct Caller {
+    std::string_view member_id;
+    std::string_view instance_id;  // empty: dynamic
+  };
+  /// Whether the caller's instance id (not empty) is a static member other than its member id.
+  static bool Fenced(const Group& group, Caller caller);
+  /// Every member with its metadata for the chosen protocol (the leader's JoinGroup answer).
+  static std::vector<Member> Everyone(const Group& group);
   static bool SupportsAll(const Group& group, const std::vector<Protocol>& protocols);
   static std::string ChooseProtocol(const Group& group);
   void PrepareRebalance(Group& group, Clock::time_point now, Actions& actions);

@@ -237,3 +237,90 @@ TEST_F(GroupCoordinatorTest, BadRequestsGetTheirErrors) {
 
 }  // namespace
 }  // namespace higgins::server::kafka
+
+namespace higgins::server::kafka {
+namespace {
+
+GroupCoordinator::JoinRequest StaticJoin(std::string member_id, std::string instance,
+                                         std::string metadata = "meta") {
+  GroupCoordinator::JoinRequest r = Join(std::move(member_id), "c", {{"range", metadata}});
+  r.instance_id = std::move(instance);
+  r.require_known_member_id = true;  // v5: not asked of static members
+  return r;
+}
+
+// KIP-345: a static member that restarts (joins without its member id, within its session)
+// takes its old place without a rebalance; its old member id is fenced.
+TEST_F(GroupCoordinatorTest, AStaticMemberRejoinsWithoutARebalanceAndFencesItsOldId) {
+  auto* a = StartJoin(StaticJoin("", "host-a"));
+  ASSERT_TRUE(*a);
+  ASSERT_EQ((*a)->error, ErrorCode::kNone) << "no MEMBER_ID_REQUIRED for a static member";
+  const std::string a1 = (*a)->member_id;
+  StartSync(a1, 1, {{a1, "p0,p1"}});
+  auto* b = StartJoin(StaticJoin("", "host-b"));
+  auto* a_again = StartJoin(StaticJoin(a1, "host-a"));
+  ASSERT_TRUE(*b);
+  ASSERT_TRUE(*a_again);
+  const std::string b1 = (*b)->member_id;
+  StartSync(b1, 2);
+  StartSync(a1, 2, {{a1, "p0"}, {b1, "p1"}});
+  EXPECT_EQ(coordinator_.StateOf("g"), "Stable");
+  EXPECT_EQ(coordinator_.Describe("g").members.at(0).instance_id, "host-a");
+
+  // b restarts: a new member id, the same generation and assignment, no rebalance for a.
+  auto* b_restarted = StartJoin(StaticJoin("", "host-b"));
+  ASSERT_TRUE(*b_restarted);
+  EXPECT_EQ((*b_restarted)->error, ErrorCode::kNone);
+  const std::string b2 = (*b_restarted)->member_id;
+  EXPECT_NE(b2, b1);
+  EXPECT_EQ((*b_restarted)->generation, 2);
+  EXPECT_EQ(coordinator_.StateOf("g"), "Stable");
+  EXPECT_EQ(coordinator_.Heartbeat("g", 2, a1, now_, "host-a"), ErrorCode::kNone);
+  auto* sync = StartSync(b2, 2);
+  ASSERT_TRUE(*sync);
+  EXPECT_EQ((*sync)->assignment, "p1");
+  // The old id is fenced wherever it shows up.
+  EXPECT_EQ(coordinator_.Heartbeat("g", 2, b1, now_, "host-b"), ErrorCode::kFencedInstanceId);
+  EXPECT_EQ(coordinator_.CheckCommit("g", 2, b1, now_, "host-b"), ErrorCode::kFencedInstanceId);
+  EXPECT_EQ((*StartJoin(StaticJoin(b1, "host-b")))->error, ErrorCode::kFencedInstanceId);
+  EXPECT_EQ(coordinator_.Leave("g", b1, now_, "host-b"), ErrorCode::kFencedInstanceId);
+  EXPECT_EQ(coordinator_.MemberCount("g"), 2u);
+  // An instance id that was never seen, with a member id, is unknown.
+  EXPECT_EQ((*StartJoin(StaticJoin("someone", "host-z")))->error, ErrorCode::kUnknownMemberId);
+}
+
+TEST_F(GroupCoordinatorTest, AStaticMemberWithNewMetadataRebalancesAndLeavesByInstanceId) {
+  auto* a = StartJoin(StaticJoin("", "host-a"));
+  const std::string a1 = (*a)->member_id;
+  StartSync(a1, 1, {{a1, "all"}});
+  // Restarted with another subscription: a rebalance, completed by its own join.
+  auto* changed = StartJoin(StaticJoin("", "host-a", "other topics"));
+  ASSERT_TRUE(*changed);
+  EXPECT_EQ((*changed)->error, ErrorCode::kNone);
+  EXPECT_EQ((*changed)->generation, 2);
+  EXPECT_EQ((*changed)->leader, (*changed)->member_id);
+  ASSERT_EQ((*changed)->members.size(), 1u);
+  EXPECT_EQ((*changed)->members[0].instance_id, "host-a");
+  EXPECT_EQ((*changed)->members[0].metadata, "other topics");
+  // An admin tool removes it by instance id alone.
+  EXPECT_EQ(coordinator_.Leave("g", "", now_, "host-a"), ErrorCode::kNone);
+  EXPECT_EQ(coordinator_.StateOf("g"), "Empty");
+  EXPECT_EQ(coordinator_.Leave("g", "", now_, "host-a"), ErrorCode::kUnknownMemberId);
+}
+
+TEST_F(GroupCoordinatorTest, AStaticMemberIsRemovedAtItsSessionTimeout) {
+  auto* a = StartJoin(StaticJoin("", "host-a"));
+  const std::string a1 = (*a)->member_id;
+  StartSync(a1, 1, {{a1, "all"}});
+  now_ += milliseconds(3001);
+  coordinator_.Tick(now_);
+  EXPECT_EQ(coordinator_.StateOf("g"), "Empty");
+  // Its instance id is free again: a join with it is a new member.
+  auto* back = StartJoin(StaticJoin("", "host-a"));
+  ASSERT_TRUE(*back);
+  EXPECT_EQ((*back)->error, ErrorCode::kNone);
+  EXPECT_EQ((*back)->generation, 3);
+}
+
+}  // namespace
+}  // namespace higgins::server::kafka

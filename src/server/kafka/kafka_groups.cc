@@ -71,22 +71,25 @@ void KafkaHandler::JoinGroup(const RequestHeader& header, Reader& reader, Done d
     join.protocols.push_back({std::string(p.name), std::string(p.metadata)});
   }
   join.require_known_member_id = header.api_version >= 4;
-  coordinator_.Join(
-      std::move(join), Now(),
-      [header, done = std::move(done)](GroupCoordinator::JoinResult result) {
-        JoinGroupResponse response;
-        response.error_code = result.error;
-        response.generation_id = result.generation;
-        response.protocol_name = std::move(result.protocol_name);
-        response.leader = std::move(result.leader);
-        response.member_id = std::move(result.member_id);
-        for (GroupCoordinator::Member& m : result.members) {
-          response.members.push_back({std::move(m.member_id), std::nullopt, std::move(m.metadata)});
-        }
-        done(KafkaReply{ResponseFrame(header, [&](Writer& writer) {
-          EncodeJoinGroupResponse(response, header.api_version, writer);
-        })});
-      });
+  join.instance_id = std::string(request->group_instance_id.value_or(""));
+  coordinator_.Join(std::move(join), Now(),
+                    [header, done = std::move(done)](GroupCoordinator::JoinResult result) {
+                      JoinGroupResponse response;
+                      response.error_code = result.error;
+                      response.generation_id = result.generation;
+                      response.protocol_name = std::move(result.protocol_name);
+                      response.leader = std::move(result.leader);
+                      response.member_id = std::move(result.member_id);
+                      for (GroupCoordinator::Member& m : result.members) {
+                        std::optional<std::string> instance;
+                        if (!m.instance_id.empty()) instance = std::move(m.instance_id);
+                        response.members.push_back(
+                            {std::move(m.member_id), std::move(instance), std::move(m.metadata)});
+                      }
+                      done(KafkaReply{ResponseFrame(header, [&](Writer& writer) {
+                        EncodeJoinGroupResponse(response, header.api_version, writer);
+                      })});
+                    });
 }
 
 void KafkaHandler::SyncGroup(const RequestHeader& header, Reader& reader, Done done) {
@@ -97,25 +100,27 @@ void KafkaHandler::SyncGroup(const RequestHeader& header, Reader& reader, Done d
   for (const SyncGroupAssignment& a : request->assignments) {
     assignments[std::string(a.member_id)] = std::string(a.assignment);
   }
-  coordinator_.Sync(std::string(request->group_id), request->generation_id,
-                    std::string(request->member_id), std::move(assignments), Now(),
-                    [header, done = std::move(done)](GroupCoordinator::SyncResult result) {
-                      SyncGroupResponse response;
-                      response.error_code = result.error;
-                      response.assignment = std::move(result.assignment);
-                      done(KafkaReply{ResponseFrame(header, [&](Writer& writer) {
-                        EncodeSyncGroupResponse(response, header.api_version, writer);
-                      })});
-                    });
+  coordinator_.Sync(
+      std::string(request->group_id), request->generation_id, std::string(request->member_id),
+      std::move(assignments), Now(),
+      [header, done = std::move(done)](GroupCoordinator::SyncResult result) {
+        SyncGroupResponse response;
+        response.error_code = result.error;
+        response.assignment = std::move(result.assignment);
+        done(KafkaReply{ResponseFrame(header, [&](Writer& writer) {
+          EncodeSyncGroupResponse(response, header.api_version, writer);
+        })});
+      },
+      std::string(request->group_instance_id.value_or("")));
 }
 
 KafkaReply KafkaHandler::Heartbeat(const RequestHeader& header, Reader& reader) {
   auto request = DecodeHeartbeatRequest(reader, header.api_version);
   if (!request.ok()) return CloseWith("malformed Heartbeat request: " + request.status().message());
   HeartbeatResponse response;
-  response.error_code =
-      coordinator_.Heartbeat(std::string(request->group_id), request->generation_id,
-                             std::string(request->member_id), Now());
+  response.error_code = coordinator_.Heartbeat(
+      std::string(request->group_id), request->generation_id, std::string(request->member_id),
+      Now(), std::string(request->group_instance_id.value_or("")));
   return KafkaReply{ResponseFrame(header, [&](Writer& writer) {
     EncodeHeartbeatResponse(response, header.api_version, writer);
   })};
@@ -134,7 +139,8 @@ KafkaReply KafkaHandler::LeaveGroup(const RequestHeader& header, Reader& reader)
       LeaveGroupMemberResponse& out = response.members.emplace_back();
       out.member_id = std::string(m.member_id);
       if (m.group_instance_id) out.group_instance_id = std::string(*m.group_instance_id);
-      out.error_code = coordinator_.Leave(group, out.member_id, Now());
+      out.error_code =
+          coordinator_.Leave(group, out.member_id, Now(), out.group_instance_id.value_or(""));
     }
   }
   return KafkaReply{ResponseFrame(header, [&](Writer& writer) {
@@ -154,8 +160,9 @@ void KafkaHandler::OffsetCommit(const RequestHeader& header, Reader& reader, Don
   } else if (group.empty()) {
     group_error = ErrorCode::kInvalidGroupId;
   } else {
-    group_error = coordinator_.CheckCommit(group, request->generation_id,
-                                           std::string(request->member_id), Now());
+    group_error =
+        coordinator_.CheckCommit(group, request->generation_id, std::string(request->member_id),
+                                 Now(), std::string(request->group_instance_id.value_or("")));
   }
   auto response = std::make_shared<OffsetCommitResponse>();
   std::vector<OffsetStore::Commit> commits;
@@ -286,6 +293,7 @@ KafkaReply KafkaHandler::DescribeGroups(const RequestHeader& header, Reader& rea
     for (GroupCoordinator::MemberDescription& m : d.members) {
       DescribedGroupMember& member = out.members.emplace_back();
       member.member_id = std::move(m.member_id);
+      if (!m.instance_id.empty()) member.group_instance_id = std::move(m.instance_id);
       member.client_id = std::move(m.client_id);
       member.member_metadata = std::move(m.metadata);
       member.member_assignment = std::move(m.assignment);
