@@ -1,7 +1,9 @@
 """Static group membership (KIP-345, docs/kafka.md "Consumer groups") with real
 python3-confluent-kafka consumers (librdkafka, JoinGroup v5 with group.instance.id): a static
 member that restarts within its session timeout gets its partitions back without a rebalance of
-the others; a dynamic member that does the same makes the group rebalance (the control).
+the others; a dynamic member that does the same makes the group rebalance (the control). And
+what a member commits when a rebalance revokes its partitions is kept: the next owner does not
+read those records again.
 
 Usage: kafka_static_members_test.py HIGGINS HIGGINS_CLI"""
 import os
@@ -11,7 +13,7 @@ import sys
 import tempfile
 import time
 
-from confluent_kafka import Consumer
+from confluent_kafka import Consumer, Producer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import FAILURES, Broker, check, free_port  # noqa: E402
@@ -23,14 +25,15 @@ class Member:
     """A consumer of `orders` in group `group`, static when `instance` is set, recording every
     assignment and revocation it sees."""
 
-    def __init__(self, bootstrap, group, name, instance=None):
+    def __init__(self, bootstrap, group, name, instance=None, auto_commit=False):
         settings = {"bootstrap.servers": bootstrap, "group.id": group, "client.id": name,
                     "session.timeout.ms": 10000, "heartbeat.interval.ms": 300,
-                    "enable.auto.commit": False, "auto.offset.reset": "earliest"}
+                    "enable.auto.commit": auto_commit, "auto.commit.interval.ms": 60000,
+                    "auto.offset.reset": "earliest"}
         if instance:
             settings["group.instance.id"] = instance
         self.consumer = Consumer(settings)
-        self.assigned, self.events = [], []
+        self.assigned, self.events, self.values = [], [], []
 
         def on_assign(c, partitions):
             self.assigned = sorted(p.partition for p in partitions)
@@ -44,11 +47,14 @@ class Member:
 
 
 def poll_until(members, condition, seconds):
-    """Polls every member (which runs their callbacks) until `condition()` or `seconds` pass."""
+    """Polls every member (which runs their callbacks, and keeps what it reads) until
+    `condition()` or `seconds` pass."""
     deadline = time.time() + seconds
     while time.time() < deadline:
         for m in members:
-            m.consumer.poll(0.05)
+            message = m.consumer.poll(0.05)
+            if message is not None and not message.error():
+                m.values.append(message.value())
         if condition():
             return True
     return condition()
@@ -79,6 +85,24 @@ def restart_one(bootstrap, group, static):
     return events, before, after
 
 
+def commits_on_revoke_are_kept(bootstrap):
+    """A reads every record with auto-commit (which commits on revoke); B joins; after the
+    rebalance B must not read any of them again."""
+    producer = Producer({"bootstrap.servers": bootstrap, "partitioner": "murmur2_random"})
+    for n in range(40):
+        producer.produce("orders", key=f"k{n}", value=f'{{"id":"k{n}","n":{n}}}')
+    check(producer.flush(30) == 0, "40 records produced")
+    a = Member(bootstrap, "revoke", "a", auto_commit=True)
+    check(poll_until([a], lambda: len(a.values) >= 40, 30), f"a read {len(a.values)} of 40")
+    b = Member(bootstrap, "revoke", "b", auto_commit=True)
+    check(poll_until([a, b], lambda: split([a, b]), 30),
+          f"revoke: b joined and the two split the partitions: {a.assigned} {b.assigned}")
+    poll_until([a, b], lambda: False, 2)  # anything b would read again arrives by now
+    check(b.values == [], f"what a committed on revoke is not read again by b: {len(b.values)}")
+    a.consumer.close()
+    b.consumer.close()
+
+
 def main():
     binary, cli = sys.argv[1], sys.argv[2]
     work = tempfile.mkdtemp(prefix="higgins-kafka-static-")
@@ -102,6 +126,8 @@ def main():
         events, before, after = restart_one(bootstrap, "dynamic", static=False)
         check(any(kind == "revoke" for kind, _ in events),
               f"dynamic (the control): the other member was rebalanced: {events}")
+
+        commits_on_revoke_are_kept(bootstrap)
     finally:
         broker.stop()
         if FAILURES:

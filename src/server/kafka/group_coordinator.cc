@@ -487,7 +487,10 @@ GroupCoordinator::ErrorCode GroupCoordinator::CheckCommit(const std::string& gro
   if (member == group.members.end()) return ErrorCode::kUnknownMemberId;
   member->second.session_deadline = now + member->second.session_timeout;
   if (generation != group.generation) return ErrorCode::kIllegalGeneration;
-  if (group.state != State::kStable) return ErrorCode::kRebalanceInProgress;
+  // While the group prepares a rebalance, its members still hold their partitions and commit
+  // what they consumed before giving them up (librdkafka does so on revoke), as Kafka accepts;
+  // between the join and the leader's sync, no generation holds them.
+  if (group.state == State::kCompletingRebalance) return ErrorCode::kRebalanceInProgress;
   return ErrorCode::kNone;
 }
 

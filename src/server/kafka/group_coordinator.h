@@ -107,7 +107,9 @@ class GroupCoordinator {
   ErrorCode Leave(const std::string& group_id, const std::string& member_id, Clock::time_point now,
                   const std::string& instance_id = "");
   /// Whether an OffsetCommit by (generation, member) may commit for the group: NONE, or
-  /// UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS, FENCED_INSTANCE_ID.
+  /// UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, FENCED_INSTANCE_ID, or REBALANCE_IN_PROGRESS between
+  /// a rebalance's join and the leader's sync (a commit of the current generation while the
+  /// group prepares a rebalance is taken, as Kafka takes it: members commit on revoke).
   /// Generation -1 with no member id is a commit from outside the group protocol (assign()
   /// consumers, tools): allowed while the group has no members. A member's commit counts as a
   /// heartbeat.

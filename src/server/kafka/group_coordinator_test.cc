@@ -102,6 +102,8 @@ TEST_F(GroupCoordinatorTest, ASecondMemberRebalancesAndTheLeaderAssignsBoth) {
   EXPECT_EQ(coordinator_.Describe("g").protocol_name, "");
   EXPECT_EQ(coordinator_.Describe("g").members.at(0).assignment, "");
   EXPECT_EQ(coordinator_.Heartbeat("g", 1, first, now_), ErrorCode::kRebalanceInProgress);
+  // a still holds its partitions: it may commit what it consumed before it rejoins.
+  EXPECT_EQ(coordinator_.CheckCommit("g", 1, first, now_), ErrorCode::kNone);
   auto* a2 = StartJoin(Join(first, "a"));
   ASSERT_TRUE(*a2);
   ASSERT_TRUE(*b);
@@ -114,6 +116,8 @@ TEST_F(GroupCoordinatorTest, ASecondMemberRebalancesAndTheLeaderAssignsBoth) {
   // The follower's sync waits for the leader's.
   auto* sync_b = StartSync(second, 2);
   EXPECT_FALSE(*sync_b);
+  // Between the join and the leader's sync, nobody holds the partitions.
+  EXPECT_EQ(coordinator_.CheckCommit("g", 2, second, now_), ErrorCode::kRebalanceInProgress);
   auto* sync_a = StartSync(first, 2, {{first, "p0"}, {second, "p1"}});
   ASSERT_TRUE(*sync_a);
   ASSERT_TRUE(*sync_b);
