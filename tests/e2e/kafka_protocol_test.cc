@@ -398,6 +398,61 @@ auto RoundTrip(KafkaConnection& connection, ApiKey key, int16_t version, const s
   return *decoded;
 }
 
+// docs/kafka.md, "Fetch": only a response's first batch may go over partition_max_bytes; a
+// later one is made smaller to fit, or left for the next fetch.
+TEST_F(KafkaProtocolTest, OnlyTheFirstBatchMayGoOverTheFetchLimit) {
+  KafkaConnection connection(kafka_port_);
+  for (int commit = 0; commit < 2; ++commit) {
+    std::vector<std::string> values;
+    for (int i = 0; i < 3; ++i) {
+      values.push_back(R"({"id":"k)" + std::to_string(i) + R"(","n":)" +
+                       std::to_string(commit * 3 + i) + "}");
+    }
+    connection.Send(ApiKey::kProduce, 3, 30 + commit, ProduceBody("events", JsonBatch(values)));
+    auto produced = connection.Receive();
+    ASSERT_TRUE(produced);
+    ASSERT_EQ(ProduceError(*produced), ErrorCode::kNone);
+  }
+  // Records fetched with partition_max_bytes `limit`: (bytes, offsets).
+  auto fetch = [&](int32_t limit) {
+    FetchRequest request;
+    request.max_wait_ms = 0;
+    request.min_bytes = 1;
+    request.topics.push_back({"events", {{0, -1, 0, -1, limit}}});
+    std::string body;
+    Writer writer(&body);
+    EncodeFetchRequest(request, 4, writer);
+    connection.Send(ApiKey::kFetch, 4, 40, body);
+    const std::string raw = connection.Receive().value_or("");  // the records point into it
+    Reader reader(raw);
+    reader.Int32();  // correlation id
+    auto response = DecodeFetchResponse(reader, 4);
+    EXPECT_TRUE(response.ok()) << response.status().ToString();
+    const std::string_view records = response->responses.at(0).partitions.at(0).records;
+    std::vector<int64_t> offsets;
+    auto batches = DecodeRecordBatches(records);
+    EXPECT_TRUE(batches.ok()) << batches.status().ToString();
+    for (const RecordBatch& batch : *batches) {
+      for (const auto& record : batch.records)
+        offsets.push_back(batch.base_offset + record.offset_delta);
+    }
+    return std::make_pair(records.size(), offsets);
+  };
+  const auto [first_bytes, first] = fetch(1);  // the first batch, whole, over the limit
+  EXPECT_EQ(first, (std::vector<int64_t>{0, 1, 2}));
+  const auto [all_bytes, all] = fetch(1 << 20);
+  EXPECT_EQ(all, (std::vector<int64_t>{0, 1, 2, 3, 4, 5}));
+  // Room for the first batch and a little: the second is cut to what fits.
+  const auto limit = static_cast<int32_t>(first_bytes + (all_bytes - first_bytes) / 2);
+  const auto [some_bytes, some] = fetch(limit);
+  EXPECT_LE(some_bytes, static_cast<size_t>(limit));
+  ASSERT_GE(some.size(), 3u);
+  EXPECT_LT(some.size(), 6u);
+  const auto [exact_bytes, exact] = fetch(static_cast<int32_t>(first_bytes + 10));
+  EXPECT_EQ(exact, first);
+  EXPECT_EQ(exact_bytes, first_bytes);
+}
+
 TEST_F(KafkaProtocolTest, IdempotentProducerSequences) {
   KafkaConnection connection(kafka_port_);
   std::string init;

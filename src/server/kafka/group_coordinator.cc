@@ -14,9 +14,12 @@ constexpr auto kPendingIdLifetime = std::chrono::minutes(5);
 GroupCoordinator::GroupCoordinator(Options options) : options_(options) {}
 
 std::string GroupCoordinator::NewMemberId(const std::string& client_id) {
-  // Kafka's form: the client id, a dash, then something unique.
-  return (client_id.empty() ? std::string("member") : client_id) + "-" +
-         std::to_string(next_member_++);
+  // Kafka's form: the client id, a dash, then something unique. The client id is cut to 255
+  // bytes, so that the id stays a STRING (at most 32,767 bytes) whatever the client id.
+  constexpr size_t kMaxClientIdBytes = 255;
+  const std::string prefix =
+      client_id.empty() ? std::string("member") : client_id.substr(0, kMaxClientIdBytes);
+  return prefix + "-" + std::to_string(next_member_++);
 }
 
 bool GroupCoordinator::SupportsAll(const Group& group, const std::vector<Protocol>& protocols) {
@@ -84,6 +87,13 @@ void GroupCoordinator::Join(JoinRequest request, Clock::time_point now,
   {
     std::lock_guard lock(mu_);
     auto it = groups_.find(request.group_id);
+    if (it == groups_.end() && groups_.size() >= options_.max_groups) {
+      // At the limit, a group without members makes room: its committed offsets stay in the
+      // offset store, and a member id it handed out but nobody joined with is forgotten.
+      auto memberless = std::find_if(groups_.begin(), groups_.end(),
+                                     [](const auto& g) { return g.second.members.empty(); });
+      if (memberless != groups_.end()) groups_.erase(memberless);
+    }
     if (it == groups_.end()) {
       if (groups_.size() >= options_.max_groups) {
         actions.push_back([done, member = request.member_id] {
@@ -175,8 +185,11 @@ void GroupCoordinator::JoinLocked(Group& group, JoinRequest request, Clock::time
   }
   if (new_static) group.static_members[request.instance_id] = member_id;
   MemberState& member = group.members[member_id];
-  if (existing == group.members.end()) group.join_order.push_back(member_id);
-  member.instance_id = request.instance_id;
+  if (existing == group.members.end()) {
+    group.join_order.push_back(member_id);
+    // A member's instance id is the one it first joined with: RemoveMember frees it by this.
+    member.instance_id = request.instance_id;
+  }
   if (member.pending_join) {
     // The same member joined again before the first join was answered: that one is superseded.
     actions.push_back([old = std::move(member.pending_join), member_id] {
@@ -278,8 +291,13 @@ bool GroupCoordinator::Fenced(const Group& group, Caller caller) {
 void GroupCoordinator::RejoinStatic(Group& group, const std::string& old_id, JoinRequest request,
                                     Clock::time_point now, std::function<void(JoinResult)> done,
                                     Actions& actions) {
-  const std::string new_id = NewMemberId(request.client_id);
   auto node = group.members.extract(old_id);
+  if (node.empty()) {
+    // Not expected (RemoveMember frees the instance id with its member); never trust it.
+    group.static_members.erase(request.instance_id);
+    return JoinLocked(group, std::move(request), now, std::move(done), actions);
+  }
+  const std::string new_id = NewMemberId(request.client_id);
   MemberState& old = node.mapped();
   // The old member id is fenced: what it was waiting for is answered so.
   if (old.pending_join) {

@@ -45,7 +45,9 @@ class GroupCoordinator {
     /// group.min.session.timeout.ms and group.max.session.timeout.ms, with a lower minimum).
     std::chrono::milliseconds min_session_timeout{1000};
     std::chrono::milliseconds max_session_timeout{std::chrono::minutes(30)};
-    size_t max_groups = 10'000;            // one more group: COORDINATOR_NOT_AVAILABLE
+    /// Groups kept; at the limit a new group replaces one without members, and only when every
+    /// group has members is a new one refused with COORDINATOR_NOT_AVAILABLE.
+    size_t max_groups = 10'000;
     size_t max_members_per_group = 1'000;  // one more member: GROUP_MAX_SIZE_REACHED
     size_t max_metadata_bytes = 1 << 20;   // per protocol's metadata and per assignment
   };

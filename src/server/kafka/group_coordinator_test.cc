@@ -326,5 +326,53 @@ TEST_F(GroupCoordinatorTest, AStaticMemberIsRemovedAtItsSessionTimeout) {
   EXPECT_EQ((*back)->generation, 3);
 }
 
+// A static member that joins again by its member id without its instance id keeps its instance
+// id; once it leaves, a join with that instance id is a new member (this crashed the broker).
+TEST_F(GroupCoordinatorTest, AStaticMemberKeepsItsInstanceIdWhenAJoinOmitsIt) {
+  auto* a = StartJoin(StaticJoin("", "host-a"));
+  const std::string a1 = (*a)->member_id;
+  auto* without = StartJoin(Join(a1, "c", {{"range", "changed"}}));
+  ASSERT_TRUE(*without);
+  EXPECT_EQ((*without)->error, ErrorCode::kNone);
+  EXPECT_EQ(coordinator_.Describe("g").members.at(0).instance_id, "host-a");
+  EXPECT_EQ(coordinator_.Leave("g", a1, now_), ErrorCode::kNone);
+  auto* again = StartJoin(StaticJoin("", "host-a"));
+  ASSERT_TRUE(*again);
+  EXPECT_EQ((*again)->error, ErrorCode::kNone);
+  EXPECT_NE((*again)->member_id, a1);
+  EXPECT_EQ(coordinator_.MemberCount("g"), 1u);
+}
+
+TEST_F(GroupCoordinatorTest, MemberIdsStayStringsWhateverTheClientId) {
+  auto* a = StartJoin(Join("", std::string(32767, 'x')));
+  ASSERT_TRUE(*a);
+  EXPECT_LE((*a)->member_id.size(), 300u);
+  EXPECT_EQ((*a)->member_id.substr(0, 255), std::string(255, 'x'));
+}
+
+TEST(GroupCoordinatorLimitsTest, AtTheGroupLimitANewGroupReplacesOneWithoutMembers) {
+  GroupCoordinator::Options options;
+  options.max_groups = 2;
+  GroupCoordinator coordinator(options);
+  const Clock::time_point now = Clock::time_point() + std::chrono::hours(1);
+  auto join = [&](const std::string& group) {
+    GroupCoordinator::JoinRequest r = Join("");
+    r.group_id = group;
+    r.require_known_member_id = true;  // answered MEMBER_ID_REQUIRED: a group, no member
+    ErrorCode error = ErrorCode::kNone;
+    coordinator.Join(r, now, [&](GroupCoordinator::JoinResult result) { error = result.error; });
+    return error;
+  };
+  GroupCoordinator::JoinRequest member = Join("");
+  member.group_id = "busy";
+  coordinator.Join(member, now, [](GroupCoordinator::JoinResult) {});
+  EXPECT_EQ(coordinator.MemberCount("busy"), 1u);
+  EXPECT_EQ(join("junk-1"), ErrorCode::kMemberIdRequired);
+  EXPECT_EQ(join("junk-2"), ErrorCode::kMemberIdRequired);  // replaces junk-1
+  EXPECT_EQ(coordinator.StateOf("junk-1"), "Dead");
+  EXPECT_EQ(coordinator.MemberCount("busy"), 1u);  // a group with members is never replaced
+  EXPECT_EQ(coordinator.List().size(), 2u);
+}
+
 }  // namespace
 }  // namespace higgins::server::kafka

@@ -101,16 +101,19 @@ void KafkaHandler::FetchOnce(const std::shared_ptr<void>& opaque) {
   }
   // Long poll: wait for the next commit to one of the streams, or the deadline, then read
   // again. The timer's handler is that next read: a commit cancels the timer to run it early.
+  // The wait holds the fetch weakly, and no executor of its own: a wait can outlive the
+  // session and its io_context (the broker stopping), and must then be harmless to destroy.
   std::weak_ptr<FetchState> weak = state;
-  const asio::any_io_executor executor = state->timer.get_executor();
   for (const FetchTopicResponse& topic : response.responses) {
     const bool registered =
         std::any_of(state->waits.begin(), state->waits.end(),
                     [&](const auto& wait) { return wait.first == topic.topic; });
     if (registered) continue;
-    auto id = api_->WaitForCommit(topic.topic, [weak, executor] {
-      asio::post(executor, [weak] {
-        if (auto woken = weak.lock(); woken && !woken->answered) woken->timer.cancel();
+    auto id = api_->WaitForCommit(topic.topic, [weak] {
+      auto woken = weak.lock();
+      if (!woken) return;
+      asio::post(woken->timer.get_executor(), [weak] {
+        if (auto fetch = weak.lock(); fetch && !fetch->answered) fetch->timer.cancel();
       });
     });
     if (id.ok()) state->waits.emplace_back(topic.topic, *id);
@@ -214,11 +217,22 @@ void KafkaHandler::ReadPartition(std::string_view stream, const FetchPartition& 
       const auto rows = static_cast<uint64_t>(entry.batch.num_rows());
       uint64_t row = sequence > entry.base_sequence ? sequence - entry.base_sequence : 0;
       while (row < rows && !full()) {
-        const uint64_t stop = std::min(rows, row + kRecordsPerBatch);
-        if (Status s = append(entry, writer, row, stop); !s.ok()) {
-          spdlog::error("Kafka fetch of {} partition {}: {}", stream, bucket, s.ToString());
-          if (buffer->empty()) out->error_code = ErrorCode::kUnknownServerError;
-          return;
+        uint64_t stop = std::min(rows, row + kRecordsPerBatch);
+        // Only the response's first batch may go over the limits (KIP-74): a later batch that
+        // would is made smaller, down to one record, and left for the next fetch if even that
+        // does not fit.
+        const size_t before = buffer->size();
+        const bool may_exceed = how.first && before == 0;
+        for (;;) {
+          if (Status s = append(entry, writer, row, stop); !s.ok()) {
+            spdlog::error("Kafka fetch of {} partition {}: {}", stream, bucket, s.ToString());
+            if (buffer->empty()) out->error_code = ErrorCode::kUnknownServerError;
+            return;
+          }
+          if (may_exceed || buffer->size() <= limit) break;
+          buffer->resize(before);
+          if (stop - row == 1) return;
+          stop = row + (stop - row) / 2;
         }
         row = stop;
         sequence = entry.base_sequence + row;
