@@ -83,6 +83,14 @@ class Broker:
         """The higgins-cli command line that talks to this broker."""
         return [binary, "--port", str(self.port)]
 
+    def create_configuration(self, cli_binary, toml):
+        """Writes `toml` to WORK/config.toml and merges it with `higgins-cli create-configuration`
+        (raises when that fails)."""
+        path = os.path.join(self.work, "config.toml")
+        with open(path, "w") as f:
+            f.write(toml)
+        run(self.cli(cli_binary) + ["create-configuration", "--file", path])
+
     def log_tail(self, chars=4000):
         return open(self.log_path).read()[-chars:]
 

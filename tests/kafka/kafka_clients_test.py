@@ -62,9 +62,7 @@ def main():
     broker.start()
     try:
         cli = broker.cli(CLI)
-        with open(os.path.join(work, "config.toml"), "w") as f:
-            f.write(CONFIG)
-        run(cli + ["create-configuration", "--file", os.path.join(work, "config.toml")])
+        broker.create_configuration(CLI, CONFIG)
         bootstrap = f"127.0.0.1:{kafka_port}"
         kcat = ["kcat", "-b", bootstrap]
         list_topics(kcat)

@@ -120,12 +120,9 @@ def main():
     bootstrap = f"127.0.0.1:{kafka_port}"
     consumers = []
     try:
-        with open(os.path.join(work, "config.toml"), "w") as f:
-            f.write('[storage.disk]\ntype = "file"\n[schema.order]\nid = "string"\nn = "int64"\n'
-                    f'[streams.orders]\nschema = "order"\npartition_key = "id"\n'
-                    f'buckets = {PARTITIONS}\n')
-        subprocess.run([cli, "--port", str(broker.port), "create-configuration", "--file",
-                        os.path.join(work, "config.toml")], check=True, capture_output=True)
+        broker.create_configuration(
+            cli, '[storage.disk]\ntype = "file"\n[schema.order]\nid = "string"\nn = "int64"\n'
+            f'[streams.orders]\nschema = "order"\npartition_key = "id"\nbuckets = {PARTITIONS}\n')
         check(not produce(bootstrap, 0, 600), "600 records produced")
 
         a, b = ConsumerProcess(bootstrap, "a"), ConsumerProcess(bootstrap, "b")

@@ -149,10 +149,7 @@ def main():
     broker = Broker(HIGGINS, work, kafka_port, [f"--kafka-advertised-port={proxy_port}"])
     broker.start()
     try:
-        cli = broker.cli(CLI)
-        with open(os.path.join(work, "config.toml"), "w") as f:
-            f.write(CONFIG)
-        run(cli + ["create-configuration", "--file", os.path.join(work, "config.toml")])
+        broker.create_configuration(CLI, CONFIG)
         proxy = DroppingProxy(proxy_port, kafka_port)
         bootstrap = f"127.0.0.1:{proxy_port}"
 

@@ -8,7 +8,6 @@ read those records again.
 Usage: kafka_static_members_test.py HIGGINS HIGGINS_CLI"""
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -111,12 +110,9 @@ def main():
     broker.start()
     bootstrap = f"127.0.0.1:{kafka_port}"
     try:
-        with open(os.path.join(work, "config.toml"), "w") as f:
-            f.write('[storage.m]\ntype = "memory"\n[schema.order]\nid = "string"\nn = "int64"\n'
-                    '[streams.orders]\nschema = "order"\npartition_key = "id"\n'
-                    f'buckets = {PARTITIONS}\n')
-        subprocess.run([cli, "--port", str(broker.port), "create-configuration", "--file",
-                        os.path.join(work, "config.toml")], check=True, capture_output=True)
+        broker.create_configuration(
+            cli, '[storage.m]\ntype = "memory"\n[schema.order]\nid = "string"\nn = "int64"\n'
+            f'[streams.orders]\nschema = "order"\npartition_key = "id"\nbuckets = {PARTITIONS}\n')
 
         events, before, after = restart_one(bootstrap, "static", static=True)
         check(events == [], f"static: the other member saw no rebalance: {events}")

@@ -197,12 +197,18 @@ Status ConsumePull(const NatsSession& session, const PullPlan& plan, uint64_t* s
   return Status::OK();
 }
 
-Status Consume(const KafkaBenchOptions& o, double* rate) {
+/// Opens `session` to the nats-server of `o` with plain JetStream options (API calls wait
+/// kTimeoutMs; no asynchronous publishing).
+Status OpenPlain(const KafkaBenchOptions& o, NatsSession* session) {
   jsOptions options;
   jsOptions_Init(&options);
   options.Wait = kTimeoutMs;
+  return session->Open(o.jetstream_port, false, kTimeoutMs, &options);
+}
+
+Status Consume(const KafkaBenchOptions& o, double* rate) {
   NatsSession session;
-  HIGGINS_RETURN_IF_ERROR(session.Open(o.jetstream_port, false, kTimeoutMs, &options));
+  HIGGINS_RETURN_IF_ERROR(OpenPlain(o, &session));
   uint64_t seen = 0;
   const auto start = Clock::now();
   const Status s = o.jetstream_consumer == "pull"
@@ -223,11 +229,8 @@ bool KafkaJetStreamAvailable() {
 }
 
 Status RunKafkaJetStream(const KafkaBenchOptions& o, JetStreamRates* rates) {
-  jsOptions options;
-  jsOptions_Init(&options);
-  options.Wait = kTimeoutMs;
   NatsSession control;
-  HIGGINS_RETURN_IF_ERROR(control.Open(o.jetstream_port, false, kTimeoutMs, &options));
+  HIGGINS_RETURN_IF_ERROR(OpenPlain(o, &control));
   HIGGINS_RETURN_IF_ERROR(MakeStream(control));
   const CpuMeter produce_meter(o.jetstream_pid);
   Status s = Produce(o, &rates->produce);
