@@ -166,12 +166,7 @@ void GroupCoordinator::JoinLocked(Group& group, JoinRequest request, Clock::time
   if (existing != group.members.end() && group.state != State::kPreparingRebalance) {
     // A member of the current generation whose metadata did not change, and which is not the
     // leader (whose join means it wants to assign again), gets the current generation back.
-    const bool same =
-        existing->second.protocols.size() == request.protocols.size() &&
-        std::equal(request.protocols.begin(), request.protocols.end(),
-                   existing->second.protocols.begin(), [](const Protocol& a, const Protocol& b) {
-                     return a.name == b.name && a.metadata == b.metadata;
-                   });
+    const bool same = existing->second.protocols == request.protocols;
     if (same && member_id != group.leader) {
       existing->second.session_deadline = now + existing->second.session_timeout;
       JoinResult result;
@@ -315,11 +310,7 @@ void GroupCoordinator::RejoinStatic(Group& group, const std::string& old_id, Joi
     });
     old.pending_sync = nullptr;
   }
-  const bool same = old.protocols.size() == request.protocols.size() &&
-                    std::equal(request.protocols.begin(), request.protocols.end(),
-                               old.protocols.begin(), [](const Protocol& a, const Protocol& b) {
-                                 return a.name == b.name && a.metadata == b.metadata;
-                               });
+  const bool same = old.protocols == request.protocols;
   node.key() = new_id;
   group.members.insert(std::move(node));
   std::replace(group.join_order.begin(), group.join_order.end(), old_id, new_id);

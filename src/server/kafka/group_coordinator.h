@@ -55,6 +55,8 @@ class GroupCoordinator {
   struct Protocol {
     std::string name;      // e.g. "range", "roundrobin", "cooperative-sticky"
     std::string metadata;  // opaque to the broker
+
+    friend bool operator==(const Protocol&, const Protocol&) = default;
   };
   struct JoinRequest {
     std::string group_id;
