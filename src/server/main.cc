@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <asio.hpp>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "broker/broker.h"
+#include "server/asio.h"
 #include "server/kafka/kafka_handler.h"
 #include "server/kafka/kafka_listener.h"
 #include "server/kafka/offset_store.h"
@@ -174,7 +174,7 @@ int Run(const Flags& flags) {
 
   asio::signal_set signals(io, SIGINT, SIGTERM);
   asio::steady_timer deadline(io);
-  signals.async_wait([&](const asio::error_code& ec, int signal) {
+  signals.async_wait([&](const boost::system::error_code& ec, int signal) {
     if (ec) return;
     spdlog::info("signal {}: answering in-flight requests, then stopping", signal);
     // Both listeners answer what they have read, then the threads stop.
@@ -185,7 +185,7 @@ int Run(const Flags& flags) {
     server.Stop(one_stopped);
     if (kafka) kafka->Stop(one_stopped);
     deadline.expires_after(std::chrono::seconds(10));
-    deadline.async_wait([&](const asio::error_code& e) {
+    deadline.async_wait([&](const boost::system::error_code& e) {
       if (!e) {
         spdlog::warn("connections still open after 10 s; stopping anyway");
         stop_all();

@@ -8,7 +8,7 @@ void MemoryRelease::Schedule() {
   if (scheduled_.exchange(true)) return;
   asio::post(timer_.get_executor(), [self = shared_from_this()] {
     self->timer_.expires_after(self->delay_);
-    self->timer_.async_wait([self](const asio::error_code& ec) {
+    self->timer_.async_wait([self](const boost::system::error_code& ec) {
       self->scheduled_ = false;
       if (!ec) ReleaseNow();
     });

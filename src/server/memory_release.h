@@ -1,9 +1,10 @@
 #pragma once
 
-#include <asio.hpp>
 #include <atomic>
 #include <chrono>
 #include <memory>
+
+#include "server/asio.h"
 
 namespace higgins::server {
 

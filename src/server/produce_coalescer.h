@@ -1,10 +1,10 @@
 #pragma once
 
-#include <asio.hpp>
 #include <memory>
 #include <mutex>
 #include <vector>
 
+#include "server/asio.h"
 #include "server/request_handler.h"
 
 namespace higgins::server {

@@ -26,7 +26,7 @@ Server::Server(std::vector<asio::io_context*> contexts, RequestHandler* handler,
 Server::~Server() = default;
 
 Status Server::Start() {
-  asio::error_code ec;
+  boost::system::error_code ec;
   auto address = asio::ip::make_address(options_.bind, ec);
   if (ec) return Status::InvalidArgument("bind address '" + options_.bind + "': " + ec.message());
   asio::ip::tcp::endpoint endpoint(address, options_.port);
@@ -43,7 +43,7 @@ Status Server::Start() {
 
 asio::awaitable<void> Server::Accept() {
   while (true) {
-    asio::error_code ec;
+    boost::system::error_code ec;
     const size_t context_index = next_context_++ % contexts_.size();
     asio::io_context& context = *contexts_[context_index];
     asio::ip::tcp::socket socket =
@@ -77,7 +77,7 @@ void Server::Remove(Session* session) {
 void Server::Stop(std::function<void()> done) {
   auto stopping = sessions_.Stop(std::move(done));
   asio::post(io_, [this] {
-    asio::error_code ec;
+    boost::system::error_code ec;
     acceptor_.close(ec);
   });
   for (auto& s : stopping.open) s->StopReading();

@@ -89,7 +89,7 @@ void Session::Start() {
 
 void Session::ArmIdleTimer(std::chrono::steady_clock::duration after) {
   idle_timer_.expires_after(after);
-  idle_timer_.async_wait([self = shared_from_this()](const asio::error_code& ec) {
+  idle_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
     if (!ec) self->OnIdleTimer();
   });
 }
@@ -113,7 +113,7 @@ void Session::OnIdleTimer() {
   spdlog::debug("connection {} closed: idle for {} ms (--idle-timeout)", connection_.id,
                 std::chrono::duration_cast<std::chrono::milliseconds>(quiet).count());
   reading_done_ = true;
-  asio::error_code ignored;
+  boost::system::error_code ignored;
   socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ignored);
   socket_.cancel(ignored);
   wake_.cancel();
@@ -123,7 +123,7 @@ void Session::OnIdleTimer() {
 void Session::StopReading() {
   asio::post(strand_, [self = shared_from_this()] {
     self->reading_done_ = true;
-    asio::error_code ec;
+    boost::system::error_code ec;
     self->socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ec);
     self->wake_.cancel();
     self->idle_timer_.cancel();
@@ -306,40 +306,42 @@ void Session::MaybeWrite() {
   buffers.reserve(writing_.size());
   for (const auto& f : writing_) buffers.push_back(asio::buffer(f));
   write_in_progress_ = true;
-  asio::async_write(
-      socket_, buffers,
-      asio::bind_executor(strand_, [self = shared_from_this()](const asio::error_code& ec, size_t) {
-        self->write_in_progress_ = false;
-        size_t written = 0;
-        for (const auto& f : self->writing_) written += f.size();
-        self->account_.ReleaseReply(written);
-        self->writing_.clear();
-        // A large reply's buffers are not kept for the next one.
-        if (self->writing_.capacity() > 64) std::vector<std::string>().swap(self->writing_);
-        if (ec) {
-          // The peer is gone: replies still to come are dropped.
-          self->reading_done_ = true;
-          self->first_slot_ += self->slots_.size();
-          self->slots_.clear();
-          for (const auto& f : self->pushes_) self->account_.ReleaseReply(f.size());
-          self->pushes_.clear();
-          for (const auto& r : self->deferred_) self->account_.ReleaseRequest(r.bytes);
-          self->deferred_.clear();
-          asio::error_code ignored;
-          self->socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ignored);
-          self->wake_.cancel();
-          self->MaybeClose();
-          return;
-        }
-        self->last_activity_ = std::chrono::steady_clock::now();
-        // Room in the reply backlog: run deferred requests and read again.
-        if (!self->ReplyBacklogFull() && self->push_blocked_.exchange(false)) {
-          self->server_->handler_->ConnectionReady(self->connection_.id);
-        }
-        self->DrainDeferred();
-        self->wake_.cancel();
-        self->MaybeWrite();
-      }));
+  asio::async_write(socket_, buffers,
+                    asio::bind_executor(strand_, [self = shared_from_this()](
+                                                     const boost::system::error_code& ec, size_t) {
+                      self->write_in_progress_ = false;
+                      size_t written = 0;
+                      for (const auto& f : self->writing_) written += f.size();
+                      self->account_.ReleaseReply(written);
+                      self->writing_.clear();
+                      // A large reply's buffers are not kept for the next one.
+                      if (self->writing_.capacity() > 64)
+                        std::vector<std::string>().swap(self->writing_);
+                      if (ec) {
+                        // The peer is gone: replies still to come are dropped.
+                        self->reading_done_ = true;
+                        self->first_slot_ += self->slots_.size();
+                        self->slots_.clear();
+                        for (const auto& f : self->pushes_) self->account_.ReleaseReply(f.size());
+                        self->pushes_.clear();
+                        for (const auto& r : self->deferred_)
+                          self->account_.ReleaseRequest(r.bytes);
+                        self->deferred_.clear();
+                        boost::system::error_code ignored;
+                        self->socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ignored);
+                        self->wake_.cancel();
+                        self->MaybeClose();
+                        return;
+                      }
+                      self->last_activity_ = std::chrono::steady_clock::now();
+                      // Room in the reply backlog: run deferred requests and read again.
+                      if (!self->ReplyBacklogFull() && self->push_blocked_.exchange(false)) {
+                        self->server_->handler_->ConnectionReady(self->connection_.id);
+                      }
+                      self->DrainDeferred();
+                      self->wake_.cancel();
+                      self->MaybeWrite();
+                    }));
 }
 
 void Session::MaybeClose() {
@@ -348,7 +350,7 @@ void Session::MaybeClose() {
   for (const auto& f : pushes_) account_.ReleaseReply(f.size());
   pushes_.clear();
   idle_timer_.cancel();
-  asio::error_code ec;
+  boost::system::error_code ec;
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
   socket_.close(ec);
   // Its records in flight go back to the subscriptions, for their other consumers.
@@ -359,7 +361,7 @@ void Session::MaybeClose() {
 
 asio::awaitable<void> Session::ReadLoop() {
   auto self = shared_from_this();
-  asio::error_code ec;
+  boost::system::error_code ec;
   // Reads go into the thread's buffer, without blocking; when the socket has nothing, the session
   // waits for data by peeking at one byte, so an idle session holds no read buffer. (Not
   // async_wait: it is never tried at once, and the reactor's edge-triggered epoll reports no new
@@ -376,7 +378,7 @@ asio::awaitable<void> Session::ReadLoop() {
       } else {
         wake_.expires_at(asio::steady_timer::time_point::max());
       }
-      asio::error_code ignored;
+      boost::system::error_code ignored;
       co_await wake_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
       if (totals_only) ResumeAfterTotals();
       continue;

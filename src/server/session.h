@@ -1,6 +1,5 @@
 #pragma once
 
-#include <asio.hpp>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "protocol/frame.h"
+#include "server/asio.h"
 #include "server/byte_budget.h"
 #include "server/request_handler.h"
 

@@ -4,7 +4,6 @@
 // for time windows.
 #include <gtest/gtest.h>
 
-#include <asio.hpp>
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -16,6 +15,7 @@
 #include "broker_process.h"
 #include "config/readme_examples.h"
 #include "higgins/client.h"
+#include "server/asio.h"
 #include "server/request_handler.h"
 #include "server/server.h"
 #include "udf/testing/fake_engine.h"

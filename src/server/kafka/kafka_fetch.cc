@@ -131,7 +131,7 @@ void KafkaHandler::FetchOnce(const std::shared_ptr<void>& opaque) {
   } else {
     state->timer.expires_at(state->deadline);
   }
-  state->timer.async_wait([this, state](const asio::error_code&) {
+  state->timer.async_wait([this, state](const boost::system::error_code&) {
     for (const auto& [stream, id] : state->waits) api_->CancelCommitWait(stream, id);
     state->waits.clear();
     FetchOnce(state);

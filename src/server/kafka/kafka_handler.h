@@ -1,6 +1,5 @@
 #pragma once
 
-#include <asio.hpp>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -13,6 +12,7 @@
 #include "kafka/produce.h"
 #include "kafka/request_header.h"
 #include "kafka/wire.h"
+#include "server/asio.h"
 #include "server/kafka/group_coordinator.h"
 #include "server/kafka/offset_committer.h"
 #include "server/kafka/offset_store.h"

@@ -23,7 +23,7 @@ KafkaListener::KafkaListener(std::vector<asio::io_context*> contexts, KafkaHandl
 KafkaListener::~KafkaListener() = default;
 
 Status KafkaListener::Start() {
-  asio::error_code ec;
+  boost::system::error_code ec;
   auto address = asio::ip::make_address(options_.bind, ec);
   if (ec) {
     return Status::InvalidArgument("Kafka bind address '" + options_.bind + "': " + ec.message());
@@ -43,7 +43,7 @@ Status KafkaListener::Start() {
 
 void KafkaListener::ArmTick() {
   tick_.expires_after(std::chrono::milliseconds(100));
-  tick_.async_wait([this](const asio::error_code& ec) {
+  tick_.async_wait([this](const boost::system::error_code& ec) {
     if (ec) return;
     handler_->Tick();
     ArmTick();
@@ -52,7 +52,7 @@ void KafkaListener::ArmTick() {
 
 asio::awaitable<void> KafkaListener::Accept() {
   while (true) {
-    asio::error_code ec;
+    boost::system::error_code ec;
     asio::io_context& context = *contexts_[next_context_++ % contexts_.size()];
     asio::ip::tcp::socket socket =
         co_await acceptor_.async_accept(context, asio::redirect_error(asio::use_awaitable, ec));
@@ -83,7 +83,7 @@ void KafkaListener::Remove(KafkaSession* session) {
 void KafkaListener::Stop(std::function<void()> done) {
   auto stopping = sessions_.Stop(std::move(done));
   asio::post(io_, [this] {
-    asio::error_code ec;
+    boost::system::error_code ec;
     acceptor_.close(ec);
     tick_.cancel();
   });

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <asio.hpp>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "higgins/result.h"
+#include "server/asio.h"
 #include "server/byte_budget.h"
 #include "server/session_set.h"
 

@@ -55,7 +55,7 @@ void KafkaSession::Start() {
 void KafkaSession::StopReading() {
   asio::post(strand_, [self = shared_from_this()] {
     self->stopping_ = true;
-    asio::error_code ignored;
+    boost::system::error_code ignored;
     self->socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ignored);
     self->wait_.cancel();
     self->idle_timer_.cancel();
@@ -64,7 +64,7 @@ void KafkaSession::StopReading() {
 
 void KafkaSession::ArmIdleTimer(std::chrono::steady_clock::duration after) {
   idle_timer_.expires_after(after);
-  idle_timer_.async_wait([self = shared_from_this()](const asio::error_code& ec) {
+  idle_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
     if (!ec) self->OnIdleTimer();
   });
 }
@@ -80,7 +80,7 @@ void KafkaSession::OnIdleTimer() {
   spdlog::debug("Kafka connection {} closed: idle for {} ms (--idle-timeout)", id_,
                 std::chrono::duration_cast<std::chrono::milliseconds>(quiet).count());
   stopping_ = true;
-  asio::error_code ignored;
+  boost::system::error_code ignored;
   socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ignored);
   socket_.cancel(ignored);
 }
@@ -92,11 +92,11 @@ asio::awaitable<bool> KafkaSession::ReadMore() {
       // Only a total can be full here (this connection holds at most one request): wait for
       // the other connections to make room.
       wait_.expires_after(kTotalsPollInterval);
-      asio::error_code ignored;
+      boost::system::error_code ignored;
       co_await wait_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
       continue;
     }
-    asio::error_code ec;
+    boost::system::error_code ec;
     const std::span<uint8_t> buffer = ThreadReadBuffer();
     const size_t n = socket_.read_some(asio::buffer(buffer.data(), buffer.size()), ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) {
@@ -125,7 +125,7 @@ asio::awaitable<bool> KafkaSession::ReadMore() {
 
 asio::awaitable<void> KafkaSession::Run() {
   auto self = shared_from_this();
-  asio::error_code ec;
+  boost::system::error_code ec;
   socket_.non_blocking(true, ec);
   for (;;) {
     std::optional<std::string> body = decoder_.Next();
@@ -160,7 +160,7 @@ void KafkaSession::Close() {
   closed_ = true;
   idle_timer_.cancel();
   wait_.cancel();
-  asio::error_code ignored;
+  boost::system::error_code ignored;
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
   listener_->Remove(this);

@@ -1,12 +1,12 @@
 #pragma once
 
-#include <asio.hpp>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "protocol/frame.h"
+#include "server/asio.h"
 #include "server/byte_budget.h"
 
 namespace higgins::server::kafka {
