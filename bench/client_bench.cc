@@ -64,7 +64,7 @@ class Broker {
       std::freopen(log_.c_str(), "w", stderr);
       std::freopen(log_.c_str(), "a", stdout);
       std::string dir_flag = "--dir=" + dir_;
-      execl(HIGGINS_BROKER_BINARY, "higgins", "--port=0", "--kafka-port=0", dir_flag.c_str(), nullptr);
+      execl(HIGGINS_BROKER_BINARY, "higgins", "--port=0", "--kafka-port=0", "--http-port=0", dir_flag.c_str(), nullptr);
       _exit(127);
     }
     for (int i = 0; i < 400 && port_ == 0; ++i) {

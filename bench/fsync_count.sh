@@ -44,7 +44,7 @@ measure() {
 
 higgins_port="$(free_port)"
 mkdir -p "$tmp/higgins"
-"$higgins" --port "$higgins_port" --dir "$tmp/higgins" --log-level warn >"$tmp/higgins.log" 2>&1 &
+"$higgins" --port "$higgins_port" --http-port 0 --dir "$tmp/higgins" --log-level warn >"$tmp/higgins.log" 2>&1 &
 pids+=($!)
 higgins_pid=$!
 wait_listening "$higgins_port" higgins "$tmp/higgins.log"

@@ -43,7 +43,7 @@ wait_listening "$redis_port" redis-server "$tmp/redis.log"
 
 higgins_port="$(free_port)"
 mkdir -p "$tmp/higgins"
-"$higgins" --port "$higgins_port" --kafka-port 0 --dir "$tmp/higgins" --log-level warn \
+"$higgins" --port "$higgins_port" --kafka-port 0 --http-port 0 --dir "$tmp/higgins" --log-level warn \
   >"$tmp/higgins.log" 2>&1 &
 higgins_pid=$!
 pids+=("$higgins_pid")

@@ -29,7 +29,7 @@ run() {
   local port dir="$tmp/run.$RANDOM"
   port="$(free_port)"
   mkdir -p "$dir"
-  "$higgins" --port "$port" --dir "$dir" --log-level warn >"$dir.log" 2>&1 &
+  "$higgins" --port "$port" --http-port 0 --dir "$dir" --log-level warn >"$dir.log" 2>&1 &
   local pid=$!
   pids+=("$pid")
   wait_listening "$port" higgins "$dir.log"

@@ -49,7 +49,7 @@ bench_tmp
 
 higgins_port="$(free_port)"
 mkdir -p "$tmp/higgins"
-"$higgins" --port "$higgins_port" --dir "$tmp/higgins" --log-level warn \
+"$higgins" --port "$higgins_port" --http-port 0 --dir "$tmp/higgins" --log-level warn \
   --threads "$higgins_threads" >"$tmp/higgins.log" 2>&1 &
 pids+=($!)
 wait_listening "$higgins_port" higgins "$tmp/higgins.log"

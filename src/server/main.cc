@@ -15,8 +15,11 @@
 #include <thread>
 #include <vector>
 
+#include "auth/jwt_verifier.h"
 #include "broker/broker.h"
 #include "server/asio.h"
+#include "server/http/http_api.h"
+#include "server/http/http_listener.h"
 #include "server/kafka/kafka_handler.h"
 #include "server/kafka/kafka_listener.h"
 #include "server/kafka/offset_store.h"
@@ -48,6 +51,11 @@ struct Flags {
   uint16_t kafka_port = 9092;          // 0: no Kafka listener
   std::string kafka_advertised_host;   // empty: the bind address (a wildcard: the host name)
   uint16_t kafka_advertised_port = 0;  // 0: kafka_port
+  uint16_t http_port = 8080;           // 0: no HTTP listener
+  std::string jwt_secret_file;         // docs/auth.md
+  std::string jwt_public_key_file;
+  bool http_require_token = false;
+  higgins::server::http::WsLimits ws_limits;
   higgins::server::ConnectionByteLimits byte_limits;
 };
 
@@ -172,18 +180,62 @@ int Run(const Flags& flags) {
                  kafka_options.advertised_host, kafka_options.advertised_port);
   }
 
+  // The HTTP listener (docs/http.md), over the same broker and byte budget.
+  higgins::server::http::HttpApiOptions http_api_options;
+  http_api_options.max_body_bytes = flags.max_frame_bytes;
+  // The key that checks WebSocket and HTTP tokens (docs/auth.md); its bytes are never logged.
+  std::unique_ptr<higgins::auth::JwtVerifier> verifier;
+  if (!flags.jwt_secret_file.empty() || !flags.jwt_public_key_file.empty()) {
+    auto loaded = !flags.jwt_secret_file.empty()
+                      ? higgins::auth::JwtVerifier::FromSecretFile(flags.jwt_secret_file)
+                      : higgins::auth::JwtVerifier::FromPublicKeyFile(flags.jwt_public_key_file);
+    if (!loaded.ok()) {
+      spdlog::critical("JWT key: {}", loaded.status().ToString());
+      return 1;
+    }
+    verifier = *std::move(loaded);
+    spdlog::info("JWT key loaded: tokens signed with {} are accepted",
+                 verifier->AllowedAlgorithms());
+  }
+  http_api_options.verifier = verifier.get();
+  http_api_options.require_token = flags.http_require_token;
+  higgins::server::http::HttpApi http_api(broker->get(), http_api_options);
+  std::unique_ptr<higgins::server::http::HttpListener> http;
+  if (flags.http_require_token && !verifier) {
+    spdlog::critical("--http-require-token needs --jwt-secret-file or --jwt-public-key-file");
+    return 1;
+  }
+  if (flags.http_port != 0) {
+    higgins::server::http::HttpListenerOptions http_options;
+    http_options.bind = flags.bind;
+    http_options.port = flags.http_port;
+    http_options.max_body_bytes = flags.max_frame_bytes;
+    http_options.max_connections = flags.max_connections;
+    http_options.budget = &budget;
+    http_options.idle_timeout = std::chrono::seconds(flags.idle_timeout_s);
+    http_options.ws_limits = flags.ws_limits;
+    http = std::make_unique<higgins::server::http::HttpListener>(context_ptrs, &http_api,
+                                                                 http_options);
+    if (auto s = http->Start(); !s.ok()) {
+      spdlog::critical("{} (--http-port=0 turns the HTTP listener off)", s.ToString());
+      return 1;
+    }
+    spdlog::info("HTTP listener on {}:{}", flags.bind, http->port());
+  }
+
   asio::signal_set signals(io, SIGINT, SIGTERM);
   asio::steady_timer deadline(io);
   signals.async_wait([&](const boost::system::error_code& ec, int signal) {
     if (ec) return;
     spdlog::info("signal {}: answering in-flight requests, then stopping", signal);
-    // Both listeners answer what they have read, then the threads stop.
-    auto listeners = std::make_shared<std::atomic<int>>(kafka ? 2 : 1);
+    // Every listener answers what it has read, then the threads stop.
+    auto listeners = std::make_shared<std::atomic<int>>(1 + (kafka ? 1 : 0) + (http ? 1 : 0));
     auto one_stopped = [&, listeners] {
       if (--*listeners == 0) asio::post(io, stop_all);
     };
     server.Stop(one_stopped);
     if (kafka) kafka->Stop(one_stopped);
+    if (http) http->Stop(one_stopped);
     deadline.expires_after(std::chrono::seconds(10));
     deadline.async_wait([&](const boost::system::error_code& e) {
       if (!e) {
@@ -273,6 +325,31 @@ int RunBroker(int argc, char** argv) {
   app.add_option("--kafka-port", flags.kafka_port,
                  "TCP port of the Kafka listener (docs/kafka.md); 0: no Kafka listener")
       ->capture_default_str();
+  app.add_option("--http-port", flags.http_port,
+                 "TCP port of the HTTP API, WebSocket channels and web console (docs/http.md); "
+                 "0: none")
+      ->capture_default_str();
+  auto* secret =
+      app.add_option("--jwt-secret-file", flags.jwt_secret_file,
+                     "file holding the shared secret (32 bytes at least) of HS256/384/512 "
+                     "tokens for WebSocket channels and the HTTP API (docs/auth.md)");
+  app.add_option("--jwt-public-key-file", flags.jwt_public_key_file,
+                 "PEM public key (RSA or EC) of RS256/384/512 or ES256/384/512 tokens "
+                 "(docs/auth.md)")
+      ->excludes(secret);
+  app.add_flag("--http-require-token", flags.http_require_token,
+               "every HTTP API request needs Authorization: Bearer <jwt> whose claims allow it "
+               "(needs --jwt-secret-file or --jwt-public-key-file)");
+  app.add_option("--ws-max-message-bytes", flags.ws_limits.max_message_bytes,
+                 "largest WebSocket message a client may send; larger ones close the "
+                 "connection with 1009")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{1024}, size_t{1} << 30));
+  app.add_option("--ws-max-queued-bytes", flags.ws_limits.max_queued_bytes,
+                 "pushes waiting to be written to one WebSocket reader; over it the reader is "
+                 "too slow and is closed with 1013")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{64} << 10, size_t{1} << 34));
   app.add_option("--kafka-advertised-host", flags.kafka_advertised_host,
                  "host name Kafka clients are told to connect to (default: the --bind address, "
                  "or the machine's host name when it binds every address)");

@@ -35,10 +35,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# start_broker DIR: starts `higgins --port=0 --kafka-port=0 --dir=DIR/broker`, sets broker_pid and port.
+# start_broker DIR: starts `higgins --port=0 --kafka-port=0 --http-port=0 --dir=DIR/broker`, sets broker_pid and port.
 start_broker() {
   local dir=$1
-  "$higgins" --port=0 --kafka-port=0 --dir="$dir/broker" >"$dir/broker.log" 2>&1 &
+  "$higgins" --port=0 --kafka-port=0 --http-port=0 --dir="$dir/broker" >"$dir/broker.log" 2>&1 &
   broker_pid=$!
   port=
   for _ in $(seq 1 400); do

@@ -438,7 +438,7 @@ TEST_F(BrokerTest, SigtermAnswersInFlightProduces) {
 TEST_F(BrokerTest, SecondBrokerOnTheSameFolderIsRefused) {
   StartBroker();
   const std::string log = tmp_.path() + "/second.log";
-  const std::string command = std::string(HIGGINS_BROKER_BINARY) + " --port=0 --kafka-port=0 --dir=" +
+  const std::string command = std::string(HIGGINS_BROKER_BINARY) + " --port=0 --kafka-port=0 --http-port=0 --dir=" +
                               broker_->dir() + " > " + log + " 2>&1";
   const int status = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(status));

@@ -47,13 +47,14 @@ bool BrokerProcess::StartOrExit() {
 void BrokerProcess::StartImpl(bool exit_is_failure) {
   const std::string log_path = dir_ + ".log";
   std::vector<std::string> args = {HIGGINS_BROKER_BINARY, "--port=0", "--dir=" + dir_};
-  // The log level is info, and there is no Kafka listener, unless the test asks otherwise.
+  // The log level is info, and there is no Kafka or HTTP listener, unless the test asks otherwise.
   auto asks = [&](std::string_view flag) {
     return std::any_of(extra_args_.begin(), extra_args_.end(),
                        [&](const auto& a) { return a.rfind(flag, 0) == 0; });
   };
   if (!asks("--log-level")) args.emplace_back("--log-level=info");
   if (!asks("--kafka-port")) args.emplace_back("--kafka-port=0");
+  if (!asks("--http-port")) args.emplace_back("--http-port=0");
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
   // Each start appends to the log; remember where this start's output begins.
   std::error_code ec;

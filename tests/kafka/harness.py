@@ -67,7 +67,7 @@ class Broker:
         start = os.path.getsize(self.log_path) if os.path.exists(self.log_path) else 0
         self.log = open(self.log_path, "a")
         self.process = subprocess.Popen([self.binary, "--port=0", f"--kafka-port={self.kafka_port}",
-                                         f"--dir={self.work}/data"] + self.extra_args,
+                                         "--http-port=0", f"--dir={self.work}/data"] + self.extra_args,
                                         stdout=self.log, stderr=subprocess.STDOUT)
         for _ in range(400):
             text = open(self.log_path).read()[start:]

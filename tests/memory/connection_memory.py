@@ -102,7 +102,7 @@ class Broker:
         self.log_path = self.dir + ".log"
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
-            [binary, "--port=0", "--kafka-port=0", "--dir=" + self.dir, *extra_args],
+            [binary, "--port=0", "--kafka-port=0", "--http-port=0", "--dir=" + self.dir, *extra_args],
             stdout=self.log, stderr=subprocess.STDOUT)
         self.port = None
         deadline = time.time() + 20

@@ -47,7 +47,7 @@ start_s3() {  # on s3_port when set (a restart), else on a free port
 }
 stop_s3() { kill -KILL "$s3_pid"; wait "$s3_pid" 2>/dev/null || true; s3_pid=; }
 start_broker() {
-  env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY "$higgins" --port=0 --kafka-port=0 --dir="$work/data" \
+  env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY "$higgins" --port=0 --kafka-port=0 --http-port=0 --dir="$work/data" \
     >>"$work/broker.log" 2>&1 &
   broker_pid=$!
   port=$(wait_for_line "$work/broker.log" 'listening on [^ ]*:([0-9]+)') ||

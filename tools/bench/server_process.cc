@@ -129,11 +129,15 @@ Status StartBroker(ServerProcess* server, const std::string& binary,
       binary,        "--port", std::to_string(server->port()), "--dir", server->root() + "/data",
       "--log-level", "warn"};
   args.insert(args.end(), extra.begin(), extra.end());
-  // No Kafka listener unless the run asks for one (on a port of its own).
+  // No Kafka or HTTP listener unless the run asks for one (on a port of its own).
   const bool kafka = std::any_of(extra.begin(), extra.end(), [](const std::string& arg) {
     return arg.rfind("--kafka-port", 0) == 0;
   });
   if (!kafka) args.insert(args.end(), {"--kafka-port", "0"});
+  const bool http = std::any_of(extra.begin(), extra.end(), [](const std::string& arg) {
+    return arg.rfind("--http-port", 0) == 0;
+  });
+  if (!http) args.insert(args.end(), {"--http-port", "0"});
   HIGGINS_RETURN_IF_ERROR(server->Spawn(args));
   const Clock::time_point deadline = Clock::now() + std::chrono::seconds(30);
   while (Clock::now() < deadline) {

@@ -14,33 +14,6 @@ namespace {
 
 constexpr int64_t kMillisPerDay = kSecondsPerDay * 1000;
 
-void AppendEscaped(std::string_view text, std::string* out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out->push_back('"');
-  size_t run = 0;  // start of the pending run of bytes that need no escaping
-  for (size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out->append(text.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
-      default:
-        out->append("\\u00");
-        out->push_back(kHex[c >> 4]);
-        out->push_back(kHex[c & 15]);
-    }
-  }
-  out->append(text.data() + run, text.size() - run);
-  out->push_back('"');
-}
-
 template <typename T>
 void AppendInteger(T value, std::string* out) {
   char digits[24];
@@ -108,7 +81,7 @@ void AppendValue(const Array& column, int64_t i, std::string* scratch, std::stri
     case TypeId::kFloat32: AppendFloat(column.Value<float>(i), out); return;
     case TypeId::kFloat64: AppendFloat(column.Value<double>(i), out); return;
     case TypeId::kUtf8:
-    case TypeId::kLargeUtf8: AppendEscaped(column.BinaryValue(i), out); return;
+    case TypeId::kLargeUtf8: AppendJsonString(column.BinaryValue(i), out); return;
     case TypeId::kBinary:
     case TypeId::kLargeBinary:
     case TypeId::kFixedSizeBinary:
@@ -153,11 +126,39 @@ void AppendValue(const Array& column, int64_t i, std::string* scratch, std::stri
 
 }  // namespace
 
+void AppendJsonString(std::string_view text, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  size_t run = 0;  // start of the pending run of bytes that need no escaping
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out->append(text.data() + run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      default:
+        out->append("\\u00");
+        out->push_back(kHex[c >> 4]);
+        out->push_back(kHex[c & 15]);
+    }
+  }
+  out->append(text.data() + run, text.size() - run);
+  out->push_back('"');
+}
+
+
 JsonRowWriter::JsonRowWriter(const RecordBatch& batch) : batch_(batch) {
   // The keys ("name": with their separators) are escaped once.
   for (int c = 0; c < batch.num_columns(); ++c) {
     std::string key = c == 0 ? "{" : ",";
-    AppendEscaped(batch.schema()->field(static_cast<size_t>(c)).name, &key);
+    AppendJsonString(batch.schema()->field(static_cast<size_t>(c)).name, &key);
     key.push_back(':');
     keys_.push_back(std::move(key));
   }

@@ -1,11 +1,17 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "higgins/arrow/record_batch.h"
 
 namespace higgins::arrow::json {
+
+/// Appends `text` as a JSON string (RFC 8259): quoted, with '"', '\\' and control characters
+/// escaped. Bytes of 0x80 and above pass through unchanged, so `text` must be valid UTF-8 for
+/// the result to be valid JSON.
+void AppendJsonString(std::string_view text, std::string* out);
 
 /// Appends one JSON object per row of `batch` to `out`, each followed by '\n' (NDJSON). Keys in
 /// schema order. Value rendering (docs/json.md): integers and floats as JSON numbers (NaN and

@@ -16,7 +16,7 @@ $ cat > config.toml <<'TOML'
 > schema = "amount"
 > partition_key = "id"
 > TOML
-$ higgins --port=0 --kafka-port=0 --dir=small --max-frame-bytes=4096 > small.log 2>&1 & SMALL=$!
+$ higgins --port=0 --kafka-port=0 --http-port=0 --dir=small --max-frame-bytes=4096 > small.log 2>&1 & SMALL=$!
 $ for i in $(seq 100); do grep -qs 'listening on' small.log && break; sleep 0.05; done
 $ P=$(sed -n 's/.*listening on [^ ]*:\([0-9][0-9]*\).*/\1/p' small.log | head -n 1)
 $ higgins-cli --port $P create-configuration --file config.toml

@@ -43,7 +43,7 @@ $ higgins-cli --port $PORT query --stream blob --partition h --from 0 --output n
 {"offset":1,"timestamp":"*","record":{"id":"h","pad":"2"}} (glob)
 
 $ start_second_broker() {
->   higgins --port=0 --kafka-port=0 --dir=b2 --max-records-per-request=5 --max-range-records=2000 > b2.log 2>&1 &
+>   higgins --port=0 --kafka-port=0 --http-port=0 --dir=b2 --max-records-per-request=5 --max-range-records=2000 > b2.log 2>&1 &
 >   B2=$!
 >   for i in $(seq 100); do grep -qs 'listening on' b2.log && break; sleep 0.05; done
 >   P2=$(sed -n 's/.*listening on [^ ]*:\([0-9][0-9]*\).*/\1/p' b2.log | head -n 1)

@@ -17,12 +17,16 @@ export async function freePort() {
   });
 }
 
-/** Starts HIGGINS with data in DIR/data; resolves to {port, kafkaPort, log, stop()}. */
-export async function startBroker(binary, dir) {
+/**
+ * Starts HIGGINS with data in DIR/data; resolves to {port, kafkaPort, httpPort, log, stop()}.
+ * `options.http`: also an HTTP listener on a free port; `options.args`: more flags.
+ */
+export async function startBroker(binary, dir, options = {}) {
   const kafkaPort = await freePort();
-  const logPath = join(dir, 'broker.log');
-  const child = spawn(binary, ['--port=0', `--kafka-port=${kafkaPort}`, `--dir=${join(dir, 'data')}`],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
+  const httpPort = options.http ? await freePort() : 0;
+  const child = spawn(binary, ['--port=0', `--kafka-port=${kafkaPort}`, `--http-port=${httpPort}`,
+    `--dir=${join(dir, 'data')}`, ...(options.args ?? [])],
+  { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   const onData = (chunk) => { log += chunk.toString(); };
   child.stdout.on('data', onData);
@@ -31,7 +35,7 @@ export async function startBroker(binary, dir) {
     const timer = setTimeout(() => reject(new Error(`the broker did not start:\n${log}`)), 20000);
     const poll = setInterval(() => {
       const m = /listening on [^ ]*:(\d+) /.exec(log);
-      if (m && log.includes('Kafka listener on')) {
+      if (m && log.includes('Kafka listener on') && (!httpPort || log.includes('HTTP listener on'))) {
         clearInterval(poll);
         clearTimeout(timer);
         resolve(Number(m[1]));
@@ -42,6 +46,7 @@ export async function startBroker(binary, dir) {
   return {
     port,
     kafkaPort,
+    httpPort,
     log: () => log,
     stop: () => new Promise((resolve) => {
       if (child.exitCode !== null) return resolve();

@@ -1,0 +1,88 @@
+#include "server/http/http_listener.h"
+
+#include <spdlog/spdlog.h>
+
+#include "server/http/http_session.h"
+#include "server/memory_release.h"
+
+namespace higgins::server::http {
+
+HttpListener::HttpListener(std::vector<asio::io_context*> contexts, HttpApi* api,
+                           HttpListenerOptions options)
+    : io_(*contexts.at(0)),
+      contexts_(std::move(contexts)),
+      api_(api),
+      options_(std::move(options)),
+      own_budget_(options_.budget ? nullptr : std::make_unique<ByteBudget>()),
+      budget_(options_.budget ? options_.budget : own_budget_.get()),
+      memory_release_(std::make_shared<MemoryRelease>(io_)),
+      acceptor_(io_),
+      tails_(api->broker(), io_.get_executor()) {}
+
+HttpListener::~HttpListener() = default;
+
+Status HttpListener::Start() {
+  boost::system::error_code ec;
+  auto address = asio::ip::make_address(options_.bind, ec);
+  if (ec) {
+    return Status::InvalidArgument("HTTP bind address '" + options_.bind + "': " + ec.message());
+  }
+  asio::ip::tcp::endpoint endpoint(address, options_.port);
+  const std::string where = options_.bind + ":" + std::to_string(options_.port);
+  acceptor_.open(endpoint.protocol(), ec);
+  if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(endpoint, ec);
+  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) return Status::IOError("HTTP listener on " + where + ": " + ec.message());
+  port_ = acceptor_.local_endpoint().port();
+  asio::co_spawn(io_, Accept(), asio::detached);
+  return Status::OK();
+}
+
+asio::awaitable<void> HttpListener::Accept() {
+  while (true) {
+    boost::system::error_code ec;
+    asio::io_context& context = *contexts_[next_context_++ % contexts_.size()];
+    asio::ip::tcp::socket socket = co_await acceptor_.async_accept(
+        asio::make_strand(context), asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      if (sessions_.stopping() || ec == asio::error::operation_aborted) co_return;
+      spdlog::warn("HTTP listener: accept failed: {}", ec.message());
+      continue;
+    }
+    socket.set_option(asio::ip::tcp::no_delay(true), ec);
+    auto session = std::make_shared<HttpSession>(this, std::move(socket), next_connection_id_++);
+    size_t open = 0;
+    const auto admit = sessions_.Add(session, options_.max_connections, &open);
+    if (admit == SessionSet<HttpSession>::Admit::kStopping) co_return;
+    if (admit == SessionSet<HttpSession>::Admit::kFull) {
+      spdlog::warn("HTTP connection refused: {} connections open, the limit", open);
+      session->Refuse("the broker has " + std::to_string(open) +
+                      " HTTP connections open, its limit (--max-connections)");
+      continue;
+    }
+    // Outside the lock: the session may run at once on this thread, and even end (Remove).
+    session->Start();
+  }
+}
+
+void HttpListener::Remove(HttpSession* session) {
+  memory_release_->Schedule();
+  sessions_.Remove(session);
+}
+
+void HttpListener::Stop(std::function<void()> done) {
+  auto stopping = sessions_.Stop(std::move(done));
+  asio::post(io_, [this] {
+    boost::system::error_code ec;
+    acceptor_.close(ec);
+  });
+  for (auto& s : stopping.open) s->StopReading();
+  if (stopping.run_now) stopping.run_now();
+}
+
+size_t HttpListener::connection_count() const {
+  return sessions_.size();
+}
+
+}  // namespace higgins::server::http

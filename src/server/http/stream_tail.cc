@@ -1,0 +1,176 @@
+#include "server/http/stream_tail.h"
+
+#include <spdlog/spdlog.h>
+
+#include "arrow/json/json_writer.h"
+#include "server/http/json_replies.h"
+
+namespace higgins::server::http {
+namespace {
+
+// Entries read from one bucket per ReadBucket call while draining.
+constexpr size_t kEntriesPerRead = 64;
+
+}  // namespace
+
+void RenderEntry(std::string_view stream, uint32_t bucket, const broker::BucketEntry& entry,
+                 size_t first_row, std::vector<TailRecord>* out) {
+  arrow::json::JsonRowWriter writer(entry.batch);
+  std::string prefix = "{\"stream\":";
+  arrow::json::AppendJsonString(stream, &prefix);
+  std::string time;
+  AppendCommitTime(entry.timestamp_ms, &time);
+  const auto rows = static_cast<size_t>(entry.batch.num_rows());
+  for (size_t r = first_row; r < rows && r < entry.keys.size() && r < entry.offsets.size(); ++r) {
+    std::string frame = prefix;
+    frame.append(",\"partition_key\":");
+    arrow::json::AppendJsonString(entry.keys[r], &frame);
+    frame.append(",\"offset\":");
+    frame.append(std::to_string(entry.offsets[r]));
+    frame.append(",\"bucket\":");
+    frame.append(std::to_string(bucket));
+    frame.append(",\"commit_time\":");
+    frame.append(time);
+    frame.append(",\"record\":");
+    writer.AppendRow(static_cast<int64_t>(r), &frame);
+    frame.push_back('}');
+    out->push_back(TailRecord{bucket, entry.base_sequence + r, entry.keys[r], entry.offsets[r],
+                              std::make_shared<const std::string>(std::move(frame))});
+  }
+}
+
+Result<std::shared_ptr<StreamTail>> StreamTail::Open(broker::BrokerApi* broker, std::string stream,
+                                                     const asio::any_io_executor& executor) {
+  HIGGINS_ASSIGN_OR_RETURN(auto logs, broker->DescribeBuckets(stream));
+  Positions ends(logs.buckets);
+  for (uint32_t b = 0; b < logs.buckets; ++b) {
+    HIGGINS_ASSIGN_OR_RETURN(ends[b], broker->BucketEnd(stream, b));
+  }
+  std::shared_ptr<StreamTail> tail(
+      new StreamTail(broker, std::move(stream), executor, std::move(ends)));
+  return tail;
+}
+
+StreamTail::StreamTail(broker::BrokerApi* broker, std::string stream,
+                       const asio::any_io_executor& executor, Positions ends)
+    : broker_(broker),
+      stream_(std::move(stream)),
+      strand_(asio::make_strand(executor)),
+      next_(std::move(ends)) {}
+
+uint64_t StreamTail::Subscribe(Sink sink, std::function<void(const Positions&)> started) {
+  uint64_t id = 0;
+  {
+    std::lock_guard lock(mu_);
+    id = next_sink_++;
+    sinks_.emplace(id, std::move(sink));
+  }
+  asio::post(strand_, [self = shared_from_this(), started = std::move(started)] {
+    // A batch drained before this may already have reached the sink: it holds records before
+    // these positions, which a reader catching up drops (it reads them itself).
+    started(self->next_);
+    self->Arm();
+    self->Drain();  // what was committed before the wait was armed
+  });
+  return id;
+}
+
+size_t StreamTail::Unsubscribe(uint64_t id) {
+  std::lock_guard lock(mu_);
+  sinks_.erase(id);
+  return sinks_.size();
+}
+
+void StreamTail::Stop() {
+  uint64_t wait = 0;
+  {
+    std::lock_guard lock(mu_);
+    stopped_ = true;
+    sinks_.clear();
+    if (armed_) wait = wait_id_;
+    armed_ = false;
+  }
+  if (wait != 0) broker_->CancelCommitWait(stream_, wait);
+}
+
+void StreamTail::Arm() {
+  std::lock_guard lock(mu_);
+  if (armed_ || stopped_) return;
+  std::weak_ptr<StreamTail> weak = weak_from_this();
+  auto id = broker_->WaitForCommit(stream_, [weak] {
+    auto self = weak.lock();
+    if (!self) return;
+    asio::post(self->strand_, [self] {
+      {
+        std::lock_guard lock(self->mu_);
+        self->armed_ = false;
+      }
+      self->Arm();  // before reading, so that no commit after the read goes unnoticed
+      self->Drain();
+    });
+  });
+  if (!id.ok()) {
+    spdlog::warn("WebSocket tail of {}: cannot wait for commits: {}", stream_,
+                 id.status().ToString());
+    return;
+  }
+  wait_id_ = *id;
+  armed_ = true;
+}
+
+void StreamTail::Drain() {
+  auto batch = std::make_shared<std::vector<TailRecord>>();
+  for (uint32_t b = 0; b < next_.size(); ++b) {
+    for (;;) {
+      auto read = broker_->ReadBucket(stream_, b, next_[b], 1, kEntriesPerRead);
+      if (!read.ok()) {
+        if (read.status().code() != StatusCode::kOutOfRange) {
+          spdlog::warn("WebSocket tail of {}: bucket {}: {}", stream_, b, read.status().ToString());
+        }
+        break;
+      }
+      for (const broker::BucketEntry& entry : read->entries) {
+        const uint64_t rows = static_cast<uint64_t>(entry.batch.num_rows());
+        if (entry.base_sequence + rows <= next_[b]) continue;
+        const size_t first = next_[b] > entry.base_sequence ? next_[b] - entry.base_sequence : 0;
+        RenderEntry(stream_, b, entry, first, batch.get());
+        next_[b] = entry.base_sequence + rows;
+      }
+      if (read->entries.empty() || next_[b] >= read->end_sequence) break;
+    }
+  }
+  if (batch->empty()) return;
+  std::vector<Sink> sinks;
+  {
+    std::lock_guard lock(mu_);
+    sinks.reserve(sinks_.size());
+    for (const auto& [id, sink] : sinks_) sinks.push_back(sink);
+  }
+  const TailBatch shared = std::move(batch);
+  for (const Sink& sink : sinks) sink(shared);
+}
+
+StreamTails::~StreamTails() {
+  for (auto& [stream, tail] : tails_) tail->Stop();
+}
+
+Result<std::shared_ptr<StreamTail>> StreamTails::Get(const std::string& stream) {
+  std::lock_guard lock(mu_);
+  if (auto it = tails_.find(stream); it != tails_.end()) return it->second;
+  HIGGINS_ASSIGN_OR_RETURN(auto tail, StreamTail::Open(broker_, stream, executor_));
+  tails_.emplace(stream, tail);
+  return tail;
+}
+
+void StreamTails::Leave(const std::string& stream, const std::shared_ptr<StreamTail>& tail,
+                        uint64_t id) {
+  std::lock_guard lock(mu_);
+  if (tail->Unsubscribe(id) > 0) return;
+  auto it = tails_.find(stream);
+  if (it != tails_.end() && it->second == tail) {
+    tail->Stop();
+    tails_.erase(it);
+  }
+}
+
+}  // namespace higgins::server::http
