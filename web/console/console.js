@@ -551,6 +551,21 @@
     return typeof value === 'object' ? JSON.stringify(value) : String(value);
   }
 
+  // A window stream's answer: "window 38 (open): base offsets [380, 390)".
+  function windowSummary(window) {
+    if (typeof window !== 'object') return `window ${JSON.stringify(window)}`;
+    const state = window.closed ? 'closed' : 'open';
+    const span = window.type === 'time'
+      ? `commit times [${isoTime(window.start)}, ${isoTime(window.end)})`
+      : `base offsets [${window.start}, ${window.end})`;
+    return `window ${window.number} (${state}): ${span}`;
+  }
+
+  function isoTime(ms) {
+    const date = new Date(ms);
+    return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
+  }
+
   function renderAnswer(request, body) {
     const records = Array.isArray(body.records) ? body.records : [];
     const fields = [];
@@ -559,12 +574,14 @@
         if (!fields.includes(name)) fields.push(name);
       }
     }
-    const extra = Object.entries(body).filter(([k]) => !['stream', 'partition_key', 'records'].includes(k));
+    const known = ['stream', 'partition_key', 'records', 'window'];
+    const extra = Object.entries(body).filter(([k]) => !known.includes(k));
     const count = `${records.length} record${records.length === 1 ? '' : 's'}`;
     return [
       html('p', { class: 'request' }, html('code', {}, request)),
       html('p', { class: 'summary' },
         `${body.stream ?? ''} · key ${body.partition_key ?? ''} · ${count}`,
+        body.window ? ` · ${windowSummary(body.window)}` : null,
         extra.map(([k, v]) => ` · ${k}: ${JSON.stringify(v)}`)),
       html('div', { class: 'scroll' }, html('table', { class: 'answer' },
         html('thead', {}, html('tr', {},
