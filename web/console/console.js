@@ -411,14 +411,17 @@
 
   const tail = {
     socket: null,
+    name: '',      // what the socket follows, for the status line
     pending: [],   // messages received and not drawn yet (at most kTailLimit)
     received: 0,
     frame: 0,
   };
 
+  // The close codes a WebSocket may see: the standard ones, and what the broker means by its
+  // own (docs/http.md, "WebSocket channels").
   const kCloseCodes = {
     1000: 'normal closure',
-    1001: 'going away',
+    1001: 'the broker is stopping',
     1002: 'protocol error',
     1003: 'unsupported data',
     1005: 'no status code',
@@ -426,16 +429,24 @@
     1007: 'invalid data',
     1008: 'policy violation',
     1009: 'message too big',
-    1011: 'server error',
+    1011: "the stream's feed failed",
     1012: 'service restart',
-    1013: 'try again later',
+    1013: 'slow reader: too many records waiting to be sent',
+    3001: 'the token expired',
   };
 
-  function tailUrl(stream, from) {
+  function tailUrl(stream, from, key) {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
     let path = `/v1/ws/${encodeURIComponent(stream)}`;
     if (token()) path += `/${encodeURIComponent(token())}`;
-    return `${scheme}//${location.host}${path}?from=${encodeURIComponent(from)}`;
+    let query = `?from=${encodeURIComponent(from)}`;
+    if (key !== '') query += `&key=${encodeURIComponent(key)}`;
+    return `${scheme}//${location.host}${path}${query}`;
+  }
+
+  // What the tail follows, as its status says it: "flights, key JFK, from latest".
+  function tailName(stream, from, key) {
+    return `${stream}${key !== '' ? `, key ${key}` : ''}, from ${from}`;
   }
 
   function setTailStatus(text, isError) {
@@ -462,21 +473,26 @@
     clearTail();
     const stream = byId('tail-stream').value;
     const from = byId('tail-from').value;
+    const key = byId('tail-key').value;
     if (!stream) {
       setTailStatus('Pick a stream to follow its new records.', false);
       return;
     }
+    const name = tailName(stream, from, key);
     let socket;
     try {
-      socket = new WebSocket(tailUrl(stream, from));
+      socket = new WebSocket(tailUrl(stream, from, key));
     } catch (e) {
-      setTailStatus(`${stream}: cannot open a WebSocket (${e.message})`, true);
+      setTailStatus(`${name}: cannot open a WebSocket (${e.message})`, true);
       return;
     }
     tail.socket = socket;
-    setTailStatus(`${stream}: connecting…`, false);
+    tail.name = name;
+    let opened = false;
+    setTailStatus(`${name}: connecting…`, false);
     socket.addEventListener('open', () => {
-      if (tail.socket === socket) setTailStatus(`${stream}: following from ${from}`, false);
+      opened = true;
+      if (tail.socket === socket) setTailStatus(`following ${name}`, false);
     });
     socket.addEventListener('message', (event) => {
       if (tail.socket === socket) receive(event.data);
@@ -484,10 +500,16 @@
     socket.addEventListener('close', (event) => {
       if (tail.socket !== socket) return;
       tail.socket = null;
-      const name = kCloseCodes[event.code] || (event.code >= 4000 ? 'closed by the broker' : '');
+      if (!opened) {
+        // The broker refuses in HTTP, which a browser does not show to the page.
+        setTailStatus(`${name}: the broker refused the connection (code ${event.code}): ` +
+          'no such stream, a bad parameter, or the token does not allow reading it', true);
+        return;
+      }
+      const meaning = kCloseCodes[event.code];
       const reason = event.reason ? `: ${event.reason}` : '';
-      setTailStatus(`${stream}: closed, code ${event.code}${name ? ` (${name})` : ''}${reason}` +
-        ` · ${tail.received} messages received`, event.code !== 1000);
+      setTailStatus(`${name}: closed, code ${event.code}${meaning ? ` (${meaning})` : ''}` +
+        `${reason} · ${tail.received} messages received`, event.code !== 1000);
     });
   }
 
@@ -528,8 +550,8 @@
     while (body.rows.length > kTailLimit) body.lastElementChild.remove();
     if (tail.socket) {
       const shown = Math.min(tail.received, kTailLimit);
-      setTailStatus(`${byId('tail-stream').value}: following from ${byId('tail-from').value}` +
-        ` · ${tail.received} received, newest ${shown} shown`, false);
+      setTailStatus(`following ${tail.name} · ${tail.received} received, newest ${shown} shown`,
+        false);
     }
   }
 
@@ -637,6 +659,7 @@
     });
     byId('tail-stream').addEventListener('change', openTail);
     byId('tail-from').addEventListener('change', openTail);
+    byId('tail-key').addEventListener('change', openTail);
     byId('tail-clear').addEventListener('click', clearTail);
     byId('tail-form').addEventListener('submit', (e) => e.preventDefault());
     byId('query-form').addEventListener('submit', runQuery);
