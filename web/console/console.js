@@ -117,6 +117,7 @@
     graphKey: '',            // what the drawn graph was made of
     choicesKey: '',          // the names in the stream pickers
     timer: 0,
+    polls: 0,                // polls started, to tell the latest one
   };
 
   function windowSpec(window) {
@@ -219,10 +220,14 @@
     }
   }
 
+  // Polls now, then every kPollMs. A poll started while another is under way (a new token)
+  // supersedes it: the older one's answer is dropped and it schedules nothing.
   async function pollStreams() {
     clearTimeout(streams.timer);
+    const poll = ++streams.polls;
     try {
       const body = await api('/v1/streams');
+      if (poll !== streams.polls) return;
       const at = performance.now();
       const list = (Array.isArray(body.streams) ? body.streams : []).slice().sort(byName);
       const rates = new Map();
@@ -239,9 +244,9 @@
       renderChoices(list);
       setStatus(`${list.length} streams · ${new Date().toLocaleTimeString()}`, false);
     } catch (e) {
-      setStatus(`GET /v1/streams: ${e}`, true);
+      if (poll === streams.polls) setStatus(`GET /v1/streams: ${e}`, true);
     } finally {
-      streams.timer = setTimeout(pollStreams, kPollMs);
+      if (poll === streams.polls) streams.timer = setTimeout(pollStreams, kPollMs);
     }
   }
 
@@ -618,6 +623,8 @@
     ];
   }
 
+  let queries = 0;  // queries started: only the latest one's answer is shown
+
   async function runQuery(event) {
     event.preventDefault();
     const result = byId('query-result');
@@ -636,10 +643,12 @@
     const path = `/v1/streams/${encodeURIComponent(stream)}/records` +
       `?key=${encodeURIComponent(key)}&${at}`;
     result.replaceChildren(html('p', { class: 'note' }, `GET ${path} …`));
+    const query = ++queries;
     try {
       const body = await api(path);
-      result.replaceChildren(...renderAnswer(`GET ${path}`, body));
+      if (query === queries) result.replaceChildren(...renderAnswer(`GET ${path}`, body));
     } catch (e) {
+      if (query !== queries) return;
       result.replaceChildren(html('p', { class: 'request' }, html('code', {}, `GET ${path}`)),
         html('p', { class: 'error', 'data-code': e.code || '' }, String(e)));
     }
