@@ -124,9 +124,8 @@
     if (!window || typeof window !== 'object') return '';
     const measure = (n) => (window.type === 'time' && typeof n === 'number' ? duration(n) : n);
     let spec = `${window.type} ${measure(window.interval)}`;
-    if (window.slide !== undefined && window.slide !== null && window.slide !== window.interval) {
-      spec += ` slide ${measure(window.slide)}`;
-    }
+    // A tumbling window's slide is 0, absent, or its interval.
+    if (window.slide && window.slide !== window.interval) spec += ` slide ${measure(window.slide)}`;
     return spec;
   }
 
