@@ -27,6 +27,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { freePort } from '../../tools/interop/lib/broker.mjs';
+
 const kRepo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const kInterop = join(kRepo, 'tools/interop');
 const kChromium = process.env.HIGGINS_CHROMIUM || '/usr/bin/chromium';
@@ -72,11 +74,12 @@ function parseArgs(argv) {
   return options;
 }
 
-// The broker on free ports (native, HTTP; no Kafka listener), data in DIR/data. Resolves once
-// its log names the HTTP port: {httpPort, log(), stop()}; stop() resolves to the exit code.
+// The broker with its native listener on a free port, HTTP on another (--http-port=0 would
+// mean no HTTP listener) and no Kafka listener, data in DIR/data. Resolves once its log names
+// the HTTP port: {httpPort, log(), stop()}; stop() resolves to the exit code.
 async function startBroker(binary, dir) {
-  const child = spawn(binary, ['--port=0', '--kafka-port=0', '--http-port=0', `--dir=${join(dir, 'data')}`],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(binary, ['--port=0', '--kafka-port=0', `--http-port=${await freePort()}`,
+    `--dir=${join(dir, 'data')}`], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout.on('data', (chunk) => { log += chunk; });
   child.stderr.on('data', (chunk) => { log += chunk; });
