@@ -1,15 +1,19 @@
-// The web console (web/console/) in a real browser against a real broker (ctest console_browser):
-// starts `higgins` with its HTTP listener, loads the flights demo's modules and configuration
-// over HTTP (as scripts/demo does with higgins-cli), opens the console in headless Chromium
-// (Debian's package, driven by playwright-core from tools/interop) and checks:
+// The web console (web/console/) in a real browser against real brokers (ctest web_console),
+// in headless Chromium (Debian's package, driven by playwright-core from tools/interop).
+// First a broker without tokens, loaded with the flights demo over HTTP (its two modules, then
+// examples/flights/config.toml, as scripts/demo does with higgins-cli) and 200 flights:
 //   - the token field: kept in localStorage across a reload, sent as Authorization: Bearer;
-//   - the streams table: the flights stream with its partition key and record count;
+//   - the streams table: every flights stream, flights with its partition key and record count;
 //   - the stream graph: a node per flights stream in its layer, labelled with its kind, and the
 //     join, map, reduce and window edges;
 //   - the live tail: a record produced over HTTP arrives on the WebSocket and is shown, its
-//     partition key (markup) as text;
+//     partition key (HTML markup) as text;
 //   - the query form: the latest record of that key, then a missing offset's error;
-// and saves a screenshot of the whole page. Fails after 60 s (HIGGINS_CONSOLE_TEST_SECONDS).
+//   - a screenshot of the whole page.
+// Then a broker with a JWT secret and --http-require-token: the console loads without a token
+// and shows the API's 401; with a reader's token it lists only the stream the token may read
+// and tails it over /v1/ws/{stream}/{jwt}. Each broker must stop cleanly (exit 0). Fails after
+// 60 s (HIGGINS_CONSOLE_TEST_SECONDS).
 //
 // Usage: node tests/web/console_test.mjs BROKER [--modules DIR] [--screenshot PNG]
 //   BROKER        the `higgins` binary
@@ -21,7 +25,8 @@
 // (HIGGINS_CHROMIUM, default /usr/bin/chromium).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHmac, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -74,50 +79,6 @@ function parseArgs(argv) {
   return options;
 }
 
-// The broker with its native listener on a free port, HTTP on another (--http-port=0 would
-// mean no HTTP listener) and no Kafka listener, data in DIR/data. Resolves once its log names
-// the HTTP port: {httpPort, log(), stop()}; stop() resolves to the exit code.
-async function startBroker(binary, dir) {
-  const child = spawn(binary, ['--port=0', '--kafka-port=0', `--http-port=${await freePort()}`,
-    `--dir=${join(dir, 'data')}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  child.stdout.on('data', (chunk) => { log += chunk; });
-  child.stderr.on('data', (chunk) => { log += chunk; });
-  running.broker = child;
-  running.log = () => log;
-  const exited = new Promise((done) => child.on('exit', (code, signal) => done(signal ? 128 : code)));
-  const httpPort = await new Promise((done, fail) => {
-    const poll = setInterval(() => {
-      const m = /HTTP listener on [^ ]*:(\d+)/.exec(log);
-      if (m) {
-        clearInterval(poll);
-        done(Number(m[1]));
-      }
-    }, 20);
-    exited.then((code) => {
-      clearInterval(poll);
-      fail(new Error(`the broker exited with ${code} before listening`));
-    });
-  });
-  return {
-    httpPort,
-    log: () => log,
-    stop: () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
-
-// Calls the broker's HTTP API; resolves to the JSON answer, throws with the error otherwise.
-async function call(base, method, path, body, contentType) {
-  const headers = contentType ? { 'Content-Type': contentType } : {};
-  const response = await fetch(`${base}${path}`, { method, body, headers });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return JSON.parse(text);
-}
-
 // What the deadline must stop and show when it fires before main() is done.
 const running = { broker: null, log: () => '', dir: null };
 let step = 'starting';
@@ -126,62 +87,131 @@ function log(text) {
   console.log(`-- ${text}`);
 }
 
-async function main() {
-  const options = parseArgs(process.argv.slice(2));
-  if (!existsSync(kChromium)) {
-    console.log(`SKIP: ${kChromium} is not installed (scripts/install-deps installs chromium)`);
-    return 77;
-  }
-  let chromium;
+// The broker with its native listener on a free port, HTTP on another (--http-port=0 would
+// mean no HTTP listener) and no Kafka listener, data in DIR/data, `args` after those. Resolves
+// once its log names the HTTP port: {base, log(), stop()}; stop() resolves to the exit code.
+async function startBroker(binary, dir, args = []) {
+  const child = spawn(binary, ['--port=0', '--kafka-port=0', `--http-port=${await freePort()}`,
+    `--dir=${join(dir, 'data')}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => { output += chunk; });
+  child.stderr.on('data', (chunk) => { output += chunk; });
+  running.broker = child;
+  running.log = () => output;
+  const exited = new Promise((done) => child.on('exit', (code, signal) => done(signal ? 128 : code)));
+  const httpPort = await new Promise((done, fail) => {
+    const poll = setInterval(() => {
+      const m = /HTTP listener on [^ ]*:(\d+)/.exec(output);
+      if (m) {
+        clearInterval(poll);
+        done(Number(m[1]));
+      }
+    }, 20);
+    exited.then((code) => {
+      clearInterval(poll);
+      fail(new Error(`the broker exited with ${code} before listening:\n${output}`));
+    });
+  });
+  return {
+    base: `http://127.0.0.1:${httpPort}`,
+    log: () => output,
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+// Runs `checks(broker)` against a broker started with `args`, then stops it: it must exit 0.
+// On a failure, the broker's log is printed.
+async function withBroker(binary, dir, args, checks) {
+  log(`starting ${[binary, ...args].join(' ')}`);
+  const broker = await startBroker(binary, dir, args);
+  let stopped = false;
   try {
-    ({ chromium } = createRequire(join(kInterop, 'package.json'))('playwright-core'));
+    await checks(broker);
+    log('stopping the broker');
+    stopped = true;
+    assert.equal(await broker.stop(), 0, 'the broker stops cleanly');
   } catch (e) {
-    throw new Error('playwright-core is missing from tools/interop/node_modules: run scripts/install-deps');
+    if (!stopped) await broker.stop();
+    console.log(`the broker's log:\n${broker.log().slice(-4000)}`);
+    throw e;
+  } finally {
+    running.broker = null;
   }
+}
+
+// Calls the broker's HTTP API; resolves to the JSON answer, throws with the error otherwise.
+async function call(base, method, path, { body, type, token } = {}) {
+  const headers = {};
+  if (type) headers['Content-Type'] = type;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(`${base}${path}`, { method, body, headers });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
+// An HS256 JSON Web Token of `claims` signed with `secret` (docs/auth.md).
+function jwt(claims, secret) {
+  const part = (json) => Buffer.from(JSON.stringify(json)).toString('base64url');
+  const signed = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+  return `${signed}.${createHmac('sha256', secret).update(signed).digest('base64url')}`;
+}
+
+// A page of the console at `base`; uncaught errors in it go to `errors`.
+async function openConsole(browser, base, errors) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  // (The browser logs failed requests, 404s and refusals the checks provoke: those are expected.)
+  page.on('console', (m) => {
+    const text = m.text();
+    if (m.type() === 'error' && !/^Failed to load resource|^WebSocket connection/.test(text)) {
+      console.log(`browser console: ${text}`);
+    }
+  });
+  const response = await page.goto(`${base}/`);
+  assert.equal(response.status(), 200);
+  assert.match(response.headers()['content-type'], /^text\/html/);
+  assert.equal(await page.title(), 'Higgins console');
+  return page;
+}
+
+// Waits for a row of the tail whose partition key is `key`; its cells' text.
+async function tailRow(page, key) {
+  await page.waitForFunction((k) => [...document.querySelectorAll('#tail tbody tr')]
+    .some((row) => row.dataset.key === k), key);
+  return page.evaluate((k) => {
+    const row = [...document.querySelectorAll('#tail tbody tr')].find((r) => r.dataset.key === k);
+    return [...row.cells].map((c) => c.textContent);
+  }, key);
+}
+
+// The flights demo on a broker without tokens: every part of the console, then a screenshot.
+async function checkFlights(browser, options, dir, errors) {
   const flights = JSON.parse(readFileSync(
     join(kInterop, 'node_modules/vega-datasets/data/flights-20k.json'), 'utf8')).slice(0, 200);
-
-  const dir = mkdtempSync(join(tmpdir(), 'higgins-console-'));
-  running.dir = dir;
-  let broker = null;
-  let browser = null;
-  const pageErrors = [];
-  let passed = false;
-  try {
-    log(`starting ${options.broker}`);
-    broker = await startBroker(options.broker, dir);
-    const base = `http://127.0.0.1:${broker.httpPort}`;
-
+  await withBroker(options.broker, dir, [], async ({ base }) => {
     log('uploading the flights modules and configuration');
     for (const name of ['delay_class', 'add_totals']) {
       const wasm = readFileSync(join(options.modules, `${name}.wasm`));
-      const answer = await call(base, 'PUT', `/v1/modules/${name}`, wasm, 'application/wasm');
+      const answer = await call(base, 'PUT', `/v1/modules/${name}`, { body: wasm });
       assert.equal(answer.module, name);
     }
     const config = readFileSync(join(kRepo, 'examples/flights/config.toml'), 'utf8');
-    const added = await call(base, 'POST', '/v1/configurations', config, 'application/toml');
+    const added = await call(base, 'POST', '/v1/configurations', { body: config });
     for (const name of kStreams) assert.ok(added.added_streams.includes(name), `added ${name}`);
-    await call(base, 'POST', '/v1/streams/airports/records', JSON.stringify(kAirports), 'application/json');
-    const produced = await call(base, 'POST', '/v1/streams/flights/records', JSON.stringify(flights),
-      'application/json');
+    const json = 'application/json';
+    await call(base, 'POST', '/v1/streams/airports/records', { body: JSON.stringify(kAirports), type: json });
+    const produced = await call(base, 'POST', '/v1/streams/flights/records',
+      { body: JSON.stringify(flights), type: json });
     assert.equal(produced.records.length, flights.length);
 
     log(`opening ${base}/ in ${kChromium}`);
-    browser = await chromium.launch({ executablePath: kChromium, headless: true });
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    // (The browser logs the 404 of the failing query too: that one is expected.)
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) {
-        console.log(`browser console: ${m.text()}`);
-      }
-    });
-    const response = await page.goto(`${base}/`);
-    assert.equal(response.status(), 200);
-    assert.match(response.headers()['content-type'], /^text\/html/);
-    assert.equal(await page.title(), 'Higgins console');
+    const page = await openConsole(browser, base, errors);
 
-    log('the token: sent as a bearer token, kept across a reload');
+    log('the token field: sent as a bearer token, kept across a reload');
     const withToken = page.waitForRequest((r) => r.url() === `${base}/v1/streams` &&
       r.headers().authorization === 'Bearer console-test-token');
     await page.fill('#token', 'console-test-token');
@@ -215,7 +245,8 @@ async function main() {
       assert.equal(await edge.count(), 1, `edge ${from} -> ${to}`);
       assert.equal(await page.getAttribute(`#graph svg g.node[data-stream="${to}"]`, 'data-kind'), kind);
     }
-    const label = async (name) => page.locator(`#graph svg g.node[data-stream="${name}"] text`).allTextContents();
+    const label = async (name) =>
+      page.locator(`#graph svg g.node[data-stream="${name}"] text`).allTextContents();
     assert.deepEqual(await label('flights_classified'), ['flights_classified', 'map · delay_class']);
     assert.deepEqual(await label('origin_delays'), ['origin_delays', 'reduce · add_totals']);
     assert.deepEqual(await label('flight_windows'), ['flight_windows', 'window · count 10']);
@@ -224,16 +255,11 @@ async function main() {
 
     log('the live tail of flights');
     await page.selectOption('#tail-stream', 'flights');
-    await page.waitForFunction(() => /following/.test(document.getElementById('tail-status').textContent));
-    const answer = await call(base, 'POST', '/v1/streams/flights/records', JSON.stringify(kRecord),
-      'application/json');
+    await page.waitForFunction(() => /^following/.test(document.getElementById('tail-status').textContent));
+    const answer = await call(base, 'POST', '/v1/streams/flights/records',
+      { body: JSON.stringify(kRecord), type: json });
     assert.deepEqual(answer.records, [{ partition_key: kKey, offset: 0 }]);
-    await page.waitForFunction((key) => [...document.querySelectorAll('#tail tbody tr')]
-      .some((row) => row.dataset.key === key), kKey);
-    const cells = await page.evaluate((key) => {
-      const row = [...document.querySelectorAll('#tail tbody tr')].find((r) => r.dataset.key === key);
-      return [...row.cells].map((c) => c.textContent);
-    }, kKey);
+    const cells = await tailRow(page, kKey);
     assert.equal(cells[0], '0');
     assert.equal(cells[1], kKey);
     assert.equal(cells[2], answer.commit_time);
@@ -272,22 +298,69 @@ async function main() {
     await page.locator('#query-result table.answer, #query-result p.error').first().waitFor();
     mkdirSync(dirname(options.screenshot), { recursive: true });
     await page.screenshot({ path: options.screenshot, fullPage: true });
+    await page.close();
+  });
+}
 
-    assert.deepEqual(pageErrors, [], 'no uncaught error in the page');
-    await browser.close();
-    browser = null;
-    log('stopping the broker');
-    const code = await broker.stop();
-    broker = null;
-    assert.equal(code, 0, 'the broker stops cleanly');
-    passed = true;
+// A broker with a JWT key that requires tokens (docs/auth.md): the console loads without one,
+// shows the API's refusal, and with a reader's token lists what it may read and tails over
+// /v1/ws/{stream}/{jwt}.
+async function checkTokens(browser, options, dir, errors) {
+  const secret = randomBytes(32).toString('hex');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'jwt-secret'), secret);
+  const args = [`--jwt-secret-file=${join(dir, 'jwt-secret')}`, '--http-require-token'];
+  await withBroker(options.broker, dir, args, async ({ base }) => {
+    const admin = jwt({ mode: 'rw', channel: '*' }, secret);
+    const reader = jwt({ mode: 'r', channel: 'readings' }, secret);
+    const config = '[storage.memory]\ntype = "memory"\n\n[schema.reading]\nsensor = "string"\n' +
+      'value = "float64"\n\n[streams.readings]\nschema = "reading"\npartition_key = "sensor"\n\n' +
+      '[streams.hidden]\nschema = "reading"\npartition_key = "sensor"\n';
+    await call(base, 'POST', '/v1/configurations', { body: config, token: admin });
+
+    log('a broker that requires tokens: without one');
+    const page = await openConsole(browser, base, errors);
+    await page.waitForFunction(() => /401 unauthorized/.test(document.getElementById('status').textContent));
+
+    log("a broker that requires tokens: a reader's token");
+    await page.fill('#token', reader);
+    await page.dispatchEvent('#token', 'change');
+    await page.locator('#streams tbody tr[data-stream="readings"]').waitFor();
+    assert.equal(await page.locator('#streams tbody tr').count(), 1, 'only what the token may read');
+    await page.selectOption('#tail-stream', 'readings');
+    await page.waitForFunction(() => /^following/.test(document.getElementById('tail-status').textContent));
+    const answer = await call(base, 'POST', '/v1/streams/readings/records',
+      { body: JSON.stringify({ sensor: 's-1', value: 21.5 }), type: 'application/json', token: admin });
+    const cells = await tailRow(page, 's-1');
+    assert.equal(cells[2], answer.commit_time);
+    assert.deepEqual(JSON.parse(cells[3]), { sensor: 's-1', value: 21.5 });
+    await page.close();
+  });
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  if (!existsSync(kChromium)) {
+    console.log(`SKIP: ${kChromium} is not installed (scripts/install-deps installs chromium)`);
+    return 77;
+  }
+  let chromium;
+  try {
+    ({ chromium } = createRequire(join(kInterop, 'package.json'))('playwright-core'));
+  } catch (e) {
+    throw new Error('playwright-core is missing from tools/interop/node_modules: run scripts/install-deps');
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'higgins-console-'));
+  running.dir = dir;
+  const errors = [];
+  let browser = null;
+  try {
+    browser = await chromium.launch({ executablePath: kChromium, headless: true });
+    await checkFlights(browser, options, join(dir, 'flights'), errors);
+    await checkTokens(browser, options, join(dir, 'tokens'), errors);
+    assert.deepEqual(errors, [], 'no uncaught error in the pages');
   } finally {
     if (browser) await browser.close().catch(() => {});
-    if (broker) {
-      await broker.stop();
-      if (!passed) console.log(`the broker's log:\n${broker.log().slice(-4000)}`);
-    }
-    if (pageErrors.length) console.log(`errors in the page:\n${pageErrors.join('\n')}`);
     rmSync(dir, { recursive: true, force: true });
   }
   console.log('console_test: every check passed');
