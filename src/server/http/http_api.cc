@@ -10,6 +10,7 @@
 #include "server/http/json_replies.h"
 #include "server/http/request_target.h"
 #include "server/wire_replies.h"
+#include "web/console_assets.h"
 
 namespace higgins::server::http {
 namespace {
@@ -23,6 +24,24 @@ constexpr std::string_view kNdjson = "application/x-ndjson";
 constexpr std::string_view kArrowStream = "application/vnd.apache.arrow.stream";
 // The longest read-your-writes wait a query may ask for (`wait=`), in ms.
 constexpr uint64_t kMaxWaitMs = 60'000;
+
+// What the web console's pages may load and connect to: their own origin only (web/README.md).
+constexpr std::string_view kConsolePolicy =
+    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+    "frame-ancestors 'none'";
+
+/// A web console file (web/console/), with headers that keep browsers from guessing its type,
+/// caching a stale copy after an upgrade, or framing it.
+Response ConsoleResponse(const web::Asset& asset, unsigned version) {
+  Response response(status::ok, version);
+  response.set(field::content_type, asset.content_type);
+  response.set(field::cache_control, "no-cache");
+  response.set("X-Content-Type-Options", "nosniff");
+  response.set("Content-Security-Policy", kConsolePolicy);
+  response.body() = std::string(asset.bytes);
+  response.prepare_payload();
+  return response;
+}
 
 /// The media type of a Content-Type or Accept value, without parameters, lower case.
 std::string MediaType(std::string_view value) {
@@ -171,6 +190,20 @@ void HttpApi::Handle(Request request, Reply reply) {
     if (!target.ok()) return reply(ErrorResponse(target.status(), version));
     const std::vector<std::string>& s = target->segments;
     const verb method = request.method();
+    // The web console's files need no token (docs/http.md, "Tokens for the HTTP API").
+    const std::string_view path = request.target().substr(0, request.target().find('?'));
+    if (const web::Asset* asset = web::FindConsoleAsset(path)) {
+      if (method != verb::get) {
+        Response response =
+            ErrorResponse(status::method_not_allowed, "method_not_allowed",
+                          std::string(request.method_string()) + " is not allowed on " +
+                              std::string(path) + " (allowed: GET)",
+                          version);
+        response.set(field::allow, "GET");
+        return reply(std::move(response));
+      }
+      return reply(ConsoleResponse(*asset, version));
+    }
     // With require_token, the token's claims decide (docs/http.md, "Tokens").
     std::optional<auth::Claims> claims;
     if (options_.require_token && options_.verifier != nullptr) {

@@ -5,10 +5,12 @@
 
 #include <optional>
 
+#include "auth/jwt_verifier.h"
 #include "server/http/json_replies.h"
 #include "server/http/request_target.h"
 #include "server/http/ws_grant.h"
 #include "server/testing/fake_broker_api.h"
+#include "web/console_assets.h"
 
 namespace higgins::server::http {
 namespace {
@@ -169,6 +171,43 @@ TEST_F(HttpApiTest, UnknownPathsAre404AndWrongMethods405WithAllow) {
   EXPECT_EQ(r[field::allow], "GET, POST");
   r = Call(verb::get, "/v1/streams/s/records/extra");
   EXPECT_EQ(r.result(), status::not_found);
+}
+
+TEST_F(HttpApiTest, ServesTheWebConsole) {
+  Response r = Call(verb::get, "/");
+  EXPECT_EQ(r.result(), status::ok);
+  EXPECT_EQ(r[field::content_type], "text/html; charset=utf-8");
+  EXPECT_EQ(r.body(), web::FindConsoleAsset("/index.html")->bytes);
+  EXPECT_EQ(r["X-Content-Type-Options"], "nosniff");
+  EXPECT_TRUE(r["Content-Security-Policy"].starts_with("default-src 'self';"));
+  r = Call(verb::get, "/console.js?v=1");
+  EXPECT_EQ(r.result(), status::ok);
+  EXPECT_EQ(r[field::content_type], "text/javascript; charset=utf-8");
+  EXPECT_EQ(r.body(), web::FindConsoleAsset("/console.js")->bytes);
+  r = Call(verb::post, "/index.html", "x");
+  EXPECT_EQ(r.result(), status::method_not_allowed);
+  EXPECT_EQ(r[field::allow], "GET");
+  r = Call(verb::get, "/missing.html");
+  EXPECT_EQ(r.result(), status::not_found);
+  EXPECT_NE(r.body().find("no such endpoint"), std::string::npos) << r.body();
+}
+
+TEST(HttpApiConsoleTest, TheConsoleNeedsNoTokenWhenTheApiDoes) {
+  auto verifier = auth::JwtVerifier::FromSecret(std::string(32, 'k'));
+  ASSERT_TRUE(verifier.ok()) << verifier.status().ToString();
+  testing::FakeBrokerApi broker;
+  HttpApiOptions options;
+  options.verifier = verifier->get();
+  options.require_token = true;
+  HttpApi api(&broker, options);
+  auto call = [&api](std::string target) {
+    std::optional<Response> answer;
+    api.Handle(Request(verb::get, target, 11), [&answer](Response r) { answer = std::move(r); });
+    return answer ? answer->result() : status::unknown;
+  };
+  EXPECT_EQ(call("/"), status::ok);
+  EXPECT_EQ(call("/console.css"), status::ok);
+  EXPECT_EQ(call("/v1/streams"), status::unauthorized);
 }
 
 TEST_F(HttpApiTest, StreamsListsTheBrokersMetadata) {
