@@ -180,7 +180,7 @@ std::string FormatUnixTime(int64_t unix_s) {
   const std::time_t t = static_cast<std::time_t>(unix_s);
   std::tm tm{};
   if (gmtime_r(&t, &tm) == nullptr) return std::to_string(unix_s) + " s since the Unix epoch";
-  char text[32];
+  char text[80];  // room for any int the format could print: GCC's -Wformat-truncation at -O3
   std::snprintf(text, sizeof(text), "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900,
                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
   return text;
