@@ -94,6 +94,10 @@ std::unique_ptr<Target> MakeHigginsTarget(std::shared_ptr<const WorkloadShape> s
 /// Redis Streams over RESP2: XADD per row (a request's rows pipelined), XRANGE id id COUNT 1.
 std::unique_ptr<Target> MakeRedisTarget(std::shared_ptr<const WorkloadShape> shape);
 
+/// A produced row as NDJSON, {"id":"<key>","seq":<seq>,"payload":"<payload>"} and a newline,
+/// appended to `out`: the same bytes whichever protocol carries it.
+void AppendJsonRow(std::string_view key, uint64_t seq, std::string_view payload, std::string* out);
+
 /// The key index of "k<digits>", or nullopt.
 std::optional<uint32_t> ParseKeyIndex(std::string_view key);
 

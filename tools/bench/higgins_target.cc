@@ -55,13 +55,6 @@ std::string ReplyError(const wire::Message& reply, wire::Message::Type expected)
   }
 }
 
-void AppendJsonRow(std::string_view key, uint64_t seq, std::string_view payload, std::string* out) {
-  char digits[24];
-  auto [end, ec] = std::to_chars(digits, digits + sizeof(digits), seq);
-  out->append(R"({"id":")").append(key).append(R"(","seq":)");
-  out->append(digits, end).append(R"(,"payload":")").append(payload).append("\"}\n");
-}
-
 class HigginsCodec final : public Codec {
  public:
   HigginsCodec(std::shared_ptr<const WorkloadShape> shape, bool collect)
@@ -270,6 +263,13 @@ class HigginsTarget final : public Target {
 
 std::unique_ptr<Target> MakeHigginsTarget(std::shared_ptr<const WorkloadShape> shape) {
   return std::make_unique<HigginsTarget>(std::move(shape));
+}
+
+void AppendJsonRow(std::string_view key, uint64_t seq, std::string_view payload, std::string* out) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof(digits), seq);
+  out->append(R"({"id":")").append(key).append(R"(","seq":)");
+  out->append(digits, end).append(R"(,"payload":")").append(payload).append("\"}\n");
 }
 
 std::optional<uint32_t> ParseKeyIndex(std::string_view key) {

@@ -3,13 +3,12 @@
 // Helpers shared by the phases of `higgins-bench kafka` (kafka_bench.cc) and its NATS JetStream
 // baseline (kafka_jetstream.cc).
 
-#include <sys/types.h>
-
 #include <cstdint>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "cpu_meter.h"
 #include "kafka_bench.h"
 
 namespace higgins::bench {
@@ -36,26 +35,5 @@ void OnThreads(uint32_t count, const Body& body) {
   for (uint32_t i = 0; i < count; ++i) threads.emplace_back([&body, i] { body(i); });
   for (std::thread& t : threads) t.join();
 }
-
-/// CPU time, user and system, in seconds: of this process (the clients, with their library
-/// threads) and of the server process of the phase.
-struct CpuUse {
-  double client = 0;
-  double server = 0;
-};
-
-/// The CpuUse of the two processes since construction, read from /proc/<pid>/stat (a resolution
-/// of one clock tick, 10 ms). server_pid 0, or a process that cannot be read: server stays 0.
-class CpuMeter {
- public:
-  explicit CpuMeter(pid_t server_pid);
-  CpuUse Elapsed() const;
-
- private:
-  CpuUse Now() const;
-
-  pid_t server_pid_;
-  CpuUse start_;
-};
 
 }  // namespace higgins::bench

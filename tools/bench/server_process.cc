@@ -28,7 +28,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
-Result<uint16_t> FreePort() {
+}  // namespace
+
+Result<uint16_t> FreeTcpPort() {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) return Status::IOError(std::string("socket: ") + std::strerror(errno));
   sockaddr_in addr{};
@@ -46,8 +48,6 @@ Result<uint16_t> FreePort() {
   return ntohs(addr.sin_port);
 }
 
-}  // namespace
-
 Status ServerProcess::Prepare(std::string_view prefix) {
   const char* tmpdir = std::getenv("TMPDIR");
   std::string templ = (tmpdir != nullptr && *tmpdir != 0 ? std::string(tmpdir) : "/tmp") + "/" +
@@ -58,7 +58,7 @@ Status ServerProcess::Prepare(std::string_view prefix) {
     return Status::IOError(std::string("mkdtemp: ") + std::strerror(errno));
   }
   root_ = buf.data();
-  HIGGINS_ASSIGN_OR_RETURN(port_, FreePort());
+  HIGGINS_ASSIGN_OR_RETURN(port_, FreeTcpPort());
   return Status::OK();
 }
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "higgins/status.h"
+#include "higgins/result.h"
 
 namespace higgins::bench {
 
@@ -55,6 +55,10 @@ class ServerProcess {
 /// The broker next to this program (installed: bin/higgins) or in the build tree
 /// (<build>/tools/bench/higgins-bench -> <build>/src/server/higgins); else "higgins".
 std::string DefaultBrokerPath();
+
+/// A TCP port of 127.0.0.1 that nothing listens on right now (the kernel's choice; another
+/// process may take it before it is used).
+[[nodiscard]] Result<uint16_t> FreeTcpPort();
 
 /// Waits until something accepts TCP connections on 127.0.0.1:port, `timeout` at most (0: tries
 /// once).

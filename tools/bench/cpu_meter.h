@@ -1,0 +1,28 @@
+#pragma once
+
+#include <sys/types.h>
+
+namespace higgins::bench {
+
+/// CPU time, user and system, in seconds: of this process (the clients, with their library
+/// threads) and of the server process of the phase.
+struct CpuUse {
+  double client = 0;
+  double server = 0;
+};
+
+/// The CpuUse of the two processes since construction, read from /proc/<pid>/stat (a resolution
+/// of one clock tick, 10 ms). server_pid 0, or a process that cannot be read: server stays 0.
+class CpuMeter {
+ public:
+  explicit CpuMeter(pid_t server_pid);
+  CpuUse Elapsed() const;
+
+ private:
+  CpuUse Now() const;
+
+  pid_t server_pid_;
+  CpuUse start_;
+};
+
+}  // namespace higgins::bench
