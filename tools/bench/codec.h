@@ -93,6 +93,9 @@ class Target {
 std::unique_ptr<Target> MakeHigginsTarget(std::shared_ptr<const WorkloadShape> shape);
 /// Redis Streams over RESP2: XADD per row (a request's rows pipelined), XRANGE id id COUNT 1.
 std::unique_ptr<Target> MakeRedisTarget(std::shared_ptr<const WorkloadShape> shape);
+/// The broker's HTTP API (http_target.cc): produce only, one POST /v1/streams/<stream>/records
+/// per request (one row: a JSON object; more: NDJSON).
+std::unique_ptr<Target> MakeHttpTarget(std::shared_ptr<const WorkloadShape> shape);
 
 /// A produced row as NDJSON, {"id":"<key>","seq":<seq>,"payload":"<payload>"} and a newline,
 /// appended to `out`: the same bytes whichever protocol carries it.

@@ -14,6 +14,7 @@
 #include "report_util.h"
 #include "s3_bench.h"
 #include "subscribe_bench.h"
+#include "websocket_bench.h"
 #include "workload.h"
 
 namespace higgins::bench {
@@ -400,7 +401,49 @@ int Main(int argc, char** argv) {
           CLI::IsMember({"ordered", "pull"}));
   Checked(kafka_cmd, "--jetstream-fetch", kb.jetstream_fetch,
           "JetStream pull consumer: messages per fetch", CLI::Range(1u, 1'000'000u));
+  higgins::bench::WebSocketBenchOptions wsb;
+  auto* ws_cmd = app.add_subcommand(
+      "websocket",
+      "WebSocket channels and HTTP produce, against a broker it starts: R readers of one stream "
+      "while records are POSTed at a fixed rate (every delivery checked and timed), then "
+      "one-record produces over HTTP beside the native protocol");
+  ws_cmd->fallthrough();
+  ws_cmd->add_option("--broker", wsb.broker_path, "the higgins binary to start");
+  ws_cmd->add_option("--broker-arg", wsb.broker_args,
+                     "an extra flag for the started broker (repeatable)");
+  ws_cmd->add_option("--phases", wsb.phases, "comma-separated subset of fanout and throughput")
+      ->capture_default_str();
+  Checked(ws_cmd, "--readers", wsb.readers, "fan-out: WebSocket readers of the stream",
+          CLI::Range(1u, 100'000u));
+  Checked(ws_cmd, "--rate", wsb.rate, "fan-out: records/s, one per POST, on a fixed schedule",
+          CLI::Range(1.0, 1'000'000.0));
+  Checked(ws_cmd, "--seconds", wsb.seconds, "fan-out: seconds of producing",
+          CLI::Range(0.001, 3600.0));
+  Checked(ws_cmd, "--drain-seconds", wsb.drain_seconds,
+          "fan-out: longest wait for deliveries after the last acknowledgement",
+          CLI::Range(0.0, 3600.0));
+  Checked(ws_cmd, "--producer-connections", wsb.producer_connections,
+          "fan-out: keep-alive HTTP connections the records are POSTed on, round-robin, "
+          "pipelined",
+          CLI::Range(1u, 64u));
+  Checked(ws_cmd, "--reader-threads", wsb.reader_threads,
+          "fan-out: threads running the readers (one io_context each)", CLI::Range(1u, 64u));
+  Checked(ws_cmd, "--keys", wsb.keys, "partition keys k0..k{n-1}, round-robin",
+          CLI::Range(1u, 1'000'000u));
+  Checked(ws_cmd, "--record-bytes", wsb.record_bytes, "about this many bytes of JSON per record",
+          CLI::Range(48u, 1'000'000u));
+  Checked(ws_cmd, "--connections", wsb.connections,
+          "throughput: connections (one thread each), one request in flight each",
+          CLI::Range(1u, 256u));
+  Checked(ws_cmd, "--throughput-seconds", wsb.throughput_seconds,
+          "throughput: measured seconds of each protocol", CLI::PositiveNumber);
+  Checked(ws_cmd, "--throughput-warmup", wsb.throughput_warmup,
+          "throughput: unmeasured seconds before each", CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
+  if (*ws_cmd) {
+    wsb.json = f.json;
+    return higgins::bench::RunWebSocketBench(wsb);
+  }
   if (*kafka_cmd) {
     kb.json = f.json;
     return higgins::bench::RunKafkaBench(kb);
