@@ -2,13 +2,37 @@
 
 #include <unistd.h>
 
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 namespace higgins::bench {
 
-CpuMeter::CpuMeter(pid_t server_pid) : server_pid_(server_pid), start_(Now()) {}
+CpuMeter::CpuMeter(pid_t server_pid)
+    : server_pid_(server_pid), start_(Now()), start_wait_(WaitNow()) {}
+
+CpuUse CpuMeter::Waited() const {
+  const CpuUse now = WaitNow();
+  return {now.client - start_wait_.client, now.server - start_wait_.server};
+}
+
+CpuUse CpuMeter::WaitNow() const {
+  const auto seconds = [](const std::string& process) {
+    // Each thread's schedstat: time on a CPU, time waiting on a run queue (ns), time slices.
+    std::error_code ec;
+    uint64_t waited_ns = 0;
+    for (const auto& task : std::filesystem::directory_iterator(process + "/task", ec)) {
+      std::ifstream in(task.path() / "schedstat");
+      uint64_t ran = 0, waited = 0;
+      if (in >> ran >> waited) waited_ns += waited;
+    }
+    return static_cast<double>(waited_ns) / 1e9;
+  };
+  return {seconds("/proc/self"),
+          server_pid_ > 0 ? seconds("/proc/" + std::to_string(server_pid_)) : 0.0};
+}
 
 CpuUse CpuMeter::Elapsed() const {
   const CpuUse now = Now();

@@ -17,12 +17,18 @@ class CpuMeter {
  public:
   explicit CpuMeter(pid_t server_pid);
   CpuUse Elapsed() const;
+  /// How long the threads of each process waited, runnable, for a CPU since construction
+  /// (seconds summed over the threads alive at both ends; /proc/<pid>/task/*/schedstat): what
+  /// other work on the machine took from them.
+  CpuUse Waited() const;
 
  private:
   CpuUse Now() const;
+  CpuUse WaitNow() const;
 
   pid_t server_pid_;
   CpuUse start_;
+  CpuUse start_wait_;
 };
 
 }  // namespace higgins::bench

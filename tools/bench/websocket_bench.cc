@@ -153,7 +153,9 @@ void PrintJson(const WebSocketBenchOptions& o, const FanoutResult* f, const Thro
         "\"latency_ms_p99\":%.3f,\"latency_ms_p999\":%.3f,\"latency_ms_max\":%.3f,"
         "\"post_ms_p50\":%.3f,\"post_ms_p99\":%.3f,\"max_send_lateness_ms\":%.3f,"
         "\"produce_seconds\":%.3f,\"drain_wait_seconds\":%.3f,\"fanout_window_seconds\":%.3f,"
-        "\"fanout_broker_cpu_s\":%.2f,\"fanout_bench_cpu_s\":%.2f,\"deliveries_per_s\":%.0f,"
+        "\"fanout_broker_cpu_s\":%.2f,\"fanout_bench_cpu_s\":%.2f,"
+        "\"fanout_broker_runnable_wait_s\":%.2f,\"fanout_bench_runnable_wait_s\":%.2f,"
+        "\"deliveries_per_s\":%.0f,"
         "\"broker_cpu_us_per_delivery\":%.2f,\"bench_cpu_us_per_delivery\":%.2f,"
         "\"connect_seconds\":%.3f,"
         "\"first_error\":\"%s\",\"first_close\":\"%s\"",
@@ -164,6 +166,7 @@ void PrintJson(const WebSocketBenchOptions& o, const FanoutResult* f, const Thro
         Ms(f->latency_us.Quantile(0.999)), Ms(f->latency_us.max()), Ms(f->post_us.Quantile(0.50)),
         Ms(f->post_us.Quantile(0.99)), Ms(f->max_send_lateness_us), f->produce_seconds,
         f->drain_wait_seconds, f->window_seconds, f->cpu.server, f->cpu.client,
+        f->runnable_wait.server, f->runnable_wait.client,
         Ratio(static_cast<double>(f->received), f->window_seconds), PerDelivery(f->cpu.server, *f),
         PerDelivery(f->cpu.client, *f), f->connect_seconds, JsonEscape(f->first_error).c_str(),
         JsonEscape(f->first_close).c_str());
@@ -219,6 +222,10 @@ void PrintFanout(const WebSocketBenchOptions& o, const FanoutResult& f) {
       f.window_seconds, Ratio(static_cast<double>(f.received), f.window_seconds), f.cpu.server,
       Ratio(f.cpu.server, f.window_seconds), PerDelivery(f.cpu.server, f), f.cpu.client,
       Ratio(f.cpu.client, f.window_seconds), PerDelivery(f.cpu.client, f));
+  std::printf(
+      "  waiting for a CPU (runnable, summed over threads; the machine's other work): broker "
+      "%.2f s, higgins-bench %.2f s\n",
+      f.runnable_wait.server, f.runnable_wait.client);
   if (!f.first_error.empty()) std::printf("  first produce error: %s\n", f.first_error.c_str());
 }
 

@@ -321,6 +321,7 @@ class FanoutRun {
       std::this_thread::sleep_for(kPoll);
     }
     result->cpu = meter.Elapsed();
+    result->runnable_wait = meter.Waited();
     result->window_seconds = SecondsSince(start);
     result->drain_wait_seconds = SecondsSince(answered);
     result->produce_seconds =

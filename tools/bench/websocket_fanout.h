@@ -56,6 +56,7 @@ struct FanoutResult {
   double drain_wait_seconds = 0;         // from the last acknowledgement to the last delivery
   double window_seconds = 0;             // of the CPU measurement: first send to end of the drain
   CpuUse cpu;                            // over that window: this process and the broker
+  CpuUse runnable_wait;                  // over that window: their threads' waits for a CPU
 };
 
 /// Connects `readers` WebSocket readers to ws://127.0.0.1:<http_port>/v1/ws/<stream> (Beast
