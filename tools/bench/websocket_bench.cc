@@ -207,7 +207,7 @@ void PrintFanout(const WebSocketBenchOptions& o, const FanoutResult& f) {
       "%llu, malformed %llu, of unacknowledged records %llu; %u reader(s) closed before the "
       "end%s%s\n",
       u(f.received), u(f.missing), u(f.duplicates), u(f.out_of_order), u(f.gaps),
-      u(f.unacknowledged_received), u(f.malformed), f.readers_closed,
+      u(f.malformed), u(f.unacknowledged_received), f.readers_closed,
       f.first_close.empty() ? "" : ", the first: ", f.first_close.c_str());
   std::printf(
       "  publish->receive latency (from the scheduled send): p50 %.2f ms, p99 %.2f ms, "
