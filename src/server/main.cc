@@ -350,6 +350,13 @@ int RunBroker(int argc, char** argv) {
                  "too slow and is closed with 1013")
       ->capture_default_str()
       ->check(CLI::Range(size_t{64} << 10, size_t{1} << 34));
+  app.add_option_function<uint32_t>(
+         "--ws-push-interval-ms",
+         [&flags](uint32_t ms) { flags.ws_limits.push_interval = std::chrono::milliseconds(ms); },
+         "shortest time between two pushes of a stream to its WebSocket readers: records "
+         "committed within it leave together, one socket write per reader (default 10; 0 "
+         "pushes every commit)")
+      ->check(CLI::Range(0, 1000));
   app.add_option("--kafka-advertised-host", flags.kafka_advertised_host,
                  "host name Kafka clients are told to connect to (default: the --bind address, "
                  "or the machine's host name when it binds every address)");

@@ -17,7 +17,7 @@ HttpListener::HttpListener(std::vector<asio::io_context*> contexts, HttpApi* api
       budget_(options_.budget ? options_.budget : own_budget_.get()),
       memory_release_(std::make_shared<MemoryRelease>(io_)),
       acceptor_(io_),
-      tails_(api->broker(), io_.get_executor()) {}
+      tails_(api->broker(), io_.get_executor(), options_.ws_limits.push_interval) {}
 
 HttpListener::~HttpListener() = default;
 

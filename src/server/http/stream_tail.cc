@@ -4,6 +4,7 @@
 
 #include "arrow/json/json_writer.h"
 #include "server/http/json_replies.h"
+#include "server/http/ws_frame_encoder.h"
 
 namespace higgins::server::http {
 namespace {
@@ -34,28 +35,37 @@ void RenderEntry(std::string_view stream, uint32_t bucket, const broker::BucketE
     frame.append(",\"record\":");
     writer.AppendRow(static_cast<int64_t>(r), &frame);
     frame.push_back('}');
+    auto wire = EncodeTextFrame(frame);
+    if (!wire.ok()) {
+      spdlog::warn("WebSocket push of {}: {}", stream, wire.status().ToString());
+      continue;
+    }
     out->push_back(TailRecord{bucket, entry.base_sequence + r, entry.keys[r], entry.offsets[r],
-                              std::make_shared<const std::string>(std::move(frame))});
+                              std::make_shared<const std::string>(std::move(*wire))});
   }
 }
 
 Result<std::shared_ptr<StreamTail>> StreamTail::Open(broker::BrokerApi* broker, std::string stream,
-                                                     const asio::any_io_executor& executor) {
+                                                     const asio::any_io_executor& executor,
+                                                     std::chrono::microseconds push_interval) {
   HIGGINS_ASSIGN_OR_RETURN(auto logs, broker->DescribeBuckets(stream));
   Positions ends(logs.buckets);
   for (uint32_t b = 0; b < logs.buckets; ++b) {
     HIGGINS_ASSIGN_OR_RETURN(ends[b], broker->BucketEnd(stream, b));
   }
   std::shared_ptr<StreamTail> tail(
-      new StreamTail(broker, std::move(stream), executor, std::move(ends)));
+      new StreamTail(broker, std::move(stream), executor, push_interval, std::move(ends)));
   return tail;
 }
 
 StreamTail::StreamTail(broker::BrokerApi* broker, std::string stream,
-                       const asio::any_io_executor& executor, Positions ends)
+                       const asio::any_io_executor& executor,
+                       std::chrono::microseconds push_interval, Positions ends)
     : broker_(broker),
       stream_(std::move(stream)),
+      push_interval_(push_interval),
       strand_(asio::make_strand(executor)),
+      drain_timer_(strand_),
       next_(std::move(ends)) {}
 
 uint64_t StreamTail::Subscribe(Sink sink, std::function<void(const Positions&)> started) {
@@ -106,7 +116,7 @@ void StreamTail::Arm() {
         self->armed_ = false;
       }
       self->Arm();  // before reading, so that no commit after the read goes unnoticed
-      self->Drain();
+      self->ScheduleDrain();
     });
   });
   if (!id.ok()) {
@@ -116,6 +126,24 @@ void StreamTail::Arm() {
   }
   wait_id_ = *id;
   armed_ = true;
+}
+
+void StreamTail::ScheduleDrain() {
+  if (drain_scheduled_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_drain_ >= push_interval_) {
+    last_drain_ = now;
+    Drain();
+    return;
+  }
+  drain_scheduled_ = true;
+  drain_timer_.expires_at(last_drain_ + push_interval_);
+  drain_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+    self->drain_scheduled_ = false;
+    if (ec) return;
+    self->last_drain_ = std::chrono::steady_clock::now();
+    self->Drain();
+  });
 }
 
 void StreamTail::Drain() {
@@ -157,7 +185,7 @@ StreamTails::~StreamTails() {
 Result<std::shared_ptr<StreamTail>> StreamTails::Get(const std::string& stream) {
   std::lock_guard lock(mu_);
   if (auto it = tails_.find(stream); it != tails_.end()) return it->second;
-  HIGGINS_ASSIGN_OR_RETURN(auto tail, StreamTail::Open(broker_, stream, executor_));
+  HIGGINS_ASSIGN_OR_RETURN(auto tail, StreamTail::Open(broker_, stream, executor_, push_interval_));
   tails_.emplace(stream, tail);
   return tail;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -21,6 +22,7 @@ struct TailRecord {
   uint64_t sequence = 0;  // in its bucket log
   std::string key;        // the partition key
   uint64_t offset = 0;    // in its partition
+  /// The record's text message as it goes on the wire (EncodeTextFrame), for every reader.
   std::shared_ptr<const std::string> frame;
 };
 using TailBatch = std::shared_ptr<const std::vector<TailRecord>>;
@@ -33,7 +35,11 @@ void RenderEntry(std::string_view stream, uint32_t bucket, const broker::BucketE
 /// The new records of one stream, read once from its bucket logs and handed to every reader
 /// (the WebSocket channels of that stream): after each commit the broker wakes the tail
 /// (BrokerApi::WaitForCommit), which reads what each bucket gained, renders it, and gives every
-/// reader the same batch. Runs on a strand of one io_context.
+/// reader the same batch. Commits closer together than `push_interval` are read together (a
+/// commit after a quiet spell is read at once): each batch costs every reader a post and a
+/// socket write whatever its number of records, so the interval bounds the writes per reader
+/// per second, at the price of up to that much latency under load. Runs on a strand of one
+/// io_context.
 ///
 /// Thread-safety: Subscribe and Unsubscribe may be called from any thread; sinks are called on
 /// the tail's strand and must only post work.
@@ -45,7 +51,8 @@ class StreamTail : public std::enable_shared_from_this<StreamTail> {
 
   /// Starts at the end of every bucket. Errors: NotFound (stream, window stream).
   static Result<std::shared_ptr<StreamTail>> Open(broker::BrokerApi* broker, std::string stream,
-                                                  const asio::any_io_executor& executor);
+                                                  const asio::any_io_executor& executor,
+                                                  std::chrono::microseconds push_interval);
   /// Adds a reader. `started` gets, on the tail's strand, the positions from which every record
   /// will reach `sink` (for a reader that first catches up on older records); a batch of
   /// records before them may reach `sink` before `started` runs.
@@ -57,13 +64,19 @@ class StreamTail : public std::enable_shared_from_this<StreamTail> {
 
  private:
   StreamTail(broker::BrokerApi* broker, std::string stream, const asio::any_io_executor& executor,
-             Positions ends);
+             std::chrono::microseconds push_interval, Positions ends);
   void Arm();
   void Drain();
+  /// Drains now, or push_interval_ after the last drain when that was sooner. On the strand.
+  void ScheduleDrain();
 
   broker::BrokerApi* broker_;
   const std::string stream_;
+  const std::chrono::microseconds push_interval_;
   asio::strand<asio::any_io_executor> strand_;
+  asio::steady_timer drain_timer_;  // on strand_, as the two below
+  std::chrono::steady_clock::time_point last_drain_;
+  bool drain_scheduled_ = false;
   Positions next_;  // per bucket: the next sequence to read
   std::mutex mu_;   // over sinks_, wait_id_, armed_, stopped_
   std::map<uint64_t, Sink> sinks_;
@@ -77,8 +90,9 @@ class StreamTail : public std::enable_shared_from_this<StreamTail> {
 /// Thread-safe.
 class StreamTails {
  public:
-  StreamTails(broker::BrokerApi* broker, asio::any_io_executor executor)
-      : broker_(broker), executor_(std::move(executor)) {}
+  StreamTails(broker::BrokerApi* broker, asio::any_io_executor executor,
+              std::chrono::microseconds push_interval)
+      : broker_(broker), executor_(std::move(executor)), push_interval_(push_interval) {}
   ~StreamTails();
   /// The tail of `stream`, opened when it has none. Errors: those of StreamTail::Open.
   Result<std::shared_ptr<StreamTail>> Get(const std::string& stream);
@@ -88,6 +102,7 @@ class StreamTails {
  private:
   broker::BrokerApi* broker_;
   asio::any_io_executor executor_;
+  const std::chrono::microseconds push_interval_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<StreamTail>> tails_;
 };

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "server/http/json_replies.h"
+#include "server/http/ws_frame_encoder.h"
 
 // GCC 12 takes Boost 1.74's awaitable frames for a mismatched new/delete pair: a false
 // positive (http_session.cc).
@@ -140,8 +141,14 @@ asio::awaitable<void> WsChannel::ReadLoop() {
     // temporaries twice (kafka_session.cc).
     ProduceFrame frame{grant_.streams[0], beast::buffers_to_string(buffer.data())};
     auto produced = co_await ProduceOn(context_.broker, std::move(frame), ws_.get_executor());
-    Enqueue(std::make_shared<const std::string>(produced.ok() ? ProduceJson(*produced)
-                                                              : ErrorJson(produced.status())));
+    auto answer =
+        EncodeTextFrame(produced.ok() ? ProduceJson(*produced) : ErrorJson(produced.status()));
+    if (!answer.ok()) {
+      CloseWith(websocket::close_code::internal_error, answer.status().message());
+      continue;
+    }
+    Enqueue(*answer);
+    Send();
   }
 }
 
@@ -188,10 +195,12 @@ void WsChannel::OnBatch(size_t i, const TailBatch& batch) {
       held_bytes += record.frame->size();
     }
   }
-  if (!feed.live && queued_bytes_ + held_bytes > context_.limits.max_queued_bytes) {
+  if (!feed.live &&
+      ws_.next_layer().queued_bytes() + held_bytes > context_.limits.max_queued_bytes) {
     CloseWith(websocket::close_code::try_again_later,
               "reader too slow: the records that came during the catch-up are over the limit");
   }
+  Send();
 }
 
 void WsChannel::OnStarted(size_t i, const StreamTail::Positions& positions) {
@@ -220,7 +229,7 @@ asio::awaitable<void> WsChannel::CatchUp(size_t i, StreamTail::Positions positio
   for (auto [bucket, sequence] : scans) {
     const uint64_t end = bucket < positions.size() ? positions[bucket] : 0;
     while (sequence < end && !closing_) {
-      while (queued_bytes_ > context_.limits.max_queued_bytes / 2 && !closing_) {
+      while (ws_.next_layer().queued_bytes() > context_.limits.max_queued_bytes / 2 && !closing_) {
         wake_writer_.expires_after(kCatchUpPoll);
         boost::system::error_code ignored;
         co_await wake_writer_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
@@ -241,6 +250,7 @@ asio::awaitable<void> WsChannel::CatchUp(size_t i, StreamTail::Positions positio
         if (grant_.from == WsGrant::From::kOffset && record.offset < grant_.from_offset) continue;
         Push(record);
       }
+      Send();
     }
   }
   if (closing_) co_return;
@@ -251,51 +261,36 @@ asio::awaitable<void> WsChannel::CatchUp(size_t i, StreamTail::Positions positio
     Push(record);
   }
   feed.held.clear();
+  Send();
 }
 
 void WsChannel::Push(const TailRecord& record) {
-  Enqueue(record.frame);
+  Enqueue(*record.frame);
 }
 
-void WsChannel::Enqueue(std::shared_ptr<const std::string> frame) {
+void WsChannel::Enqueue(std::string_view frame) {
   if (closing_) return;
-  queued_bytes_ += frame->size();
-  if (queued_bytes_ > context_.limits.max_queued_bytes) {
+  CoalescingStream& out = ws_.next_layer();
+  out.Append(frame);
+  if (out.queued_bytes() > context_.limits.max_queued_bytes) {
     CloseWith(websocket::close_code::try_again_later,
-              "reader too slow: " + std::to_string(queued_bytes_) +
+              "reader too slow: " + std::to_string(out.queued_bytes()) +
                   " bytes of records waiting, over the limit");
     return;
   }
-  queue_.push_back(std::move(frame));
-  if (!writing_) {
-    writing_ = true;
-    asio::co_spawn(
-        ws_.get_executor(), [self = shared_from_this()] { return self->WriteLoop(); },
-        asio::detached);
-  }
 }
 
-asio::awaitable<void> WsChannel::WriteLoop() {
-  auto self = shared_from_this();
-  while (!queue_.empty() && !closing_) {
-    std::shared_ptr<const std::string> frame = queue_.front();
-    boost::system::error_code ec;
-    co_await ws_.async_write(asio::buffer(*frame), asio::redirect_error(asio::use_awaitable, ec));
-    if (!queue_.empty() && queue_.front() == frame) queue_.pop_front();
-    queued_bytes_ -= std::min(queued_bytes_, frame->size());
-    if (ec) {
-      closing_ = true;
-      break;
-    }
-  }
-  writing_ = false;
+void WsChannel::Send() {
+  if (closing_) return;
+  CoalescingStream& out = ws_.next_layer();
+  out.Flush();
+  if (out.error()) closing_ = true;  // the read loop ends with the same error
 }
 
 void WsChannel::CloseWith(uint16_t code, std::string reason) {
   if (closing_) return;
   closing_ = true;
-  queue_.clear();
-  queued_bytes_ = 0;
+  ws_.next_layer().DiscardPending();
   if (reason.size() > 120) reason.resize(120);  // a close frame's reason has at most 123 bytes
   spdlog::debug("WebSocket connection {}: closing with {}: {}", id_, code, reason);
   asio::co_spawn(

@@ -2,8 +2,8 @@
 
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
+#include <chrono>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +11,7 @@
 #include "broker/broker_api.h"
 #include "server/asio.h"
 #include "server/byte_budget.h"
+#include "server/http/coalescing_stream.h"
 #include "server/http/http_api.h"
 #include "server/http/stream_tail.h"
 #include "server/http/ws_grant.h"
@@ -24,6 +25,9 @@ struct WsLimits {
   /// Pushes waiting to be written to a reader: over this, the reader is too slow and the
   /// connection closes with 1013.
   size_t max_queued_bytes = size_t{8} << 20;
+  /// The shortest time between two pushes of a stream to its readers: records committed within
+  /// it go out together, one socket write per reader (StreamTail). Zero pushes every commit.
+  std::chrono::microseconds push_interval = std::chrono::milliseconds(10);
 };
 
 /// Close codes of the channels, beyond RFC 6455's (docs/http.md).
@@ -35,7 +39,9 @@ inline constexpr uint16_t kCloseTokenExpired = 3001;
 /// socket; owned by the HttpSession that upgraded it.
 class WsChannel : public std::enable_shared_from_this<WsChannel> {
  public:
-  using Socket = boost::beast::websocket::stream<boost::beast::tcp_stream>;
+  /// Pushes and answers leave through CoalescingStream, framed by Beast once per record for
+  /// every reader (EncodeTextFrame), a batch in one socket write; Beast's control frames too.
+  using Socket = boost::beast::websocket::stream<CoalescingStream>;
   struct Context {
     broker::BrokerApi* broker = nullptr;
     StreamTails* tails = nullptr;
@@ -51,14 +57,17 @@ class WsChannel : public std::enable_shared_from_this<WsChannel> {
 
  private:
   asio::awaitable<void> ReadLoop();
-  asio::awaitable<void> WriteLoop();
   /// Starts the live feed of every granted stream, and the catch-up the grant asks for.
   Status Subscribe();
   void OnBatch(size_t stream_index, const TailBatch& batch);
   void OnStarted(size_t stream_index, const StreamTail::Positions& positions);
   asio::awaitable<void> CatchUp(size_t stream_index, StreamTail::Positions positions);
   void Push(const TailRecord& record);
-  void Enqueue(std::shared_ptr<const std::string> frame);
+  /// Appends one framed message to what the socket will send (Send), or closes the
+  /// connection with 1013 when the reader has too much waiting.
+  void Enqueue(std::string_view frame);
+  /// Writes what Enqueue appended: one socket write for a whole batch of records.
+  void Send();
   void CloseWith(uint16_t code, std::string reason);
   void ArmExpiry();
 
@@ -74,9 +83,6 @@ class WsChannel : public std::enable_shared_from_this<WsChannel> {
     StreamTail::Positions start;   // what the catch-up stops at
   };
   std::vector<Feed> feeds_;
-  std::deque<std::shared_ptr<const std::string>> queue_;
-  size_t queued_bytes_ = 0;
-  bool writing_ = false;
   bool closing_ = false;
   asio::steady_timer expiry_;
   asio::steady_timer wake_writer_;
