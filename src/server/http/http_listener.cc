@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/http/http_session.h"
+#include "server/listen.h"
 #include "server/memory_release.h"
 
 namespace higgins::server::http {
@@ -22,18 +23,7 @@ HttpListener::HttpListener(std::vector<asio::io_context*> contexts, HttpApi* api
 HttpListener::~HttpListener() = default;
 
 Status HttpListener::Start() {
-  boost::system::error_code ec;
-  auto address = asio::ip::make_address(options_.bind, ec);
-  if (ec) {
-    return Status::InvalidArgument("HTTP bind address '" + options_.bind + "': " + ec.message());
-  }
-  asio::ip::tcp::endpoint endpoint(address, options_.port);
-  const std::string where = options_.bind + ":" + std::to_string(options_.port);
-  acceptor_.open(endpoint.protocol(), ec);
-  if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
-  if (!ec) acceptor_.bind(endpoint, ec);
-  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) return Status::IOError("HTTP listener on " + where + ": " + ec.message());
+  HIGGINS_RETURN_IF_ERROR(Listen(&acceptor_, options_.bind, options_.port, "HTTP"));
   port_ = acceptor_.local_endpoint().port();
   asio::co_spawn(io_, Accept(), asio::detached);
   return Status::OK();

@@ -4,6 +4,7 @@
 
 #include "server/kafka/kafka_handler.h"
 #include "server/kafka/kafka_session.h"
+#include "server/listen.h"
 #include "server/memory_release.h"
 
 namespace higgins::server::kafka {
@@ -23,18 +24,7 @@ KafkaListener::KafkaListener(std::vector<asio::io_context*> contexts, KafkaHandl
 KafkaListener::~KafkaListener() = default;
 
 Status KafkaListener::Start() {
-  boost::system::error_code ec;
-  auto address = asio::ip::make_address(options_.bind, ec);
-  if (ec) {
-    return Status::InvalidArgument("Kafka bind address '" + options_.bind + "': " + ec.message());
-  }
-  asio::ip::tcp::endpoint endpoint(address, options_.port);
-  const std::string where = options_.bind + ":" + std::to_string(options_.port);
-  acceptor_.open(endpoint.protocol(), ec);
-  if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
-  if (!ec) acceptor_.bind(endpoint, ec);
-  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) return Status::IOError("Kafka listener on " + where + ": " + ec.message());
+  HIGGINS_RETURN_IF_ERROR(Listen(&acceptor_, options_.bind, options_.port, "Kafka"));
   port_ = acceptor_.local_endpoint().port();
   asio::co_spawn(io_, Accept(), asio::detached);
   ArmTick();
