@@ -354,7 +354,7 @@ int RunBroker(int argc, char** argv) {
          "--ws-push-interval-ms",
          [&flags](uint32_t ms) { flags.ws_limits.push_interval = std::chrono::milliseconds(ms); },
          "shortest time between two pushes of a stream to its WebSocket readers: records "
-         "committed within it leave together, one socket write per reader (default 10; 0 "
+         "committed within it leave together, one socket write per reader (default 20; 0 "
          "pushes every commit)")
       ->check(CLI::Range(0, 1000));
   app.add_option("--kafka-advertised-host", flags.kafka_advertised_host,

@@ -428,6 +428,9 @@ int Main(int argc, char** argv) {
           CLI::Range(1u, 64u));
   Checked(ws_cmd, "--reader-threads", wsb.reader_threads,
           "fan-out: threads running the readers (one io_context each)", CLI::Range(1u, 64u));
+  ws_cmd->add_flag("--batch", wsb.batch,
+                   "fan-out: readers connect with batch=true (each message a JSON array of the "
+                   "records pushed together)");
   Checked(ws_cmd, "--keys", wsb.keys, "partition keys k0..k{n-1}, round-robin",
           CLI::Range(1u, 1'000'000u));
   Checked(ws_cmd, "--record-bytes", wsb.record_bytes, "about this many bytes of JSON per record",

@@ -139,15 +139,16 @@ void PrintJson(const WebSocketBenchOptions& o, const FanoutResult* f, const Thro
                const Throughput* native) {
   std::printf(
       "{\"readers\":%u,\"rate\":%.1f,\"seconds\":%.3f,\"keys\":%u,\"record_bytes\":%u,"
-      "\"producer_connections\":%u,\"reader_threads\":%u,\"connections\":%u",
+      "\"producer_connections\":%u,\"reader_threads\":%u,\"batch\":%s,\"connections\":%u",
       o.readers, o.rate, o.seconds, o.keys, o.record_bytes, o.producer_connections,
-      o.reader_threads, o.connections);
+      o.reader_threads, o.batch ? "true" : "false", o.connections);
   if (f != nullptr) {
     const auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
     std::printf(
         ",\"readers_live\":%u,\"records_scheduled\":%llu,\"records_produced\":%llu,"
         "\"produce_errors\":%llu,\"unanswered\":%llu,\"deliveries_expected\":%llu,"
-        "\"deliveries_received\":%llu,\"missing\":%llu,\"unacknowledged_received\":%llu,"
+        "\"deliveries_received\":%llu,\"messages_received\":%llu,\"missing\":%llu,\"unacknowledged_"
+        "received\":%llu,"
         "\"duplicates\":%llu,\"out_of_order\":%llu,\"gaps\":%llu,"
         "\"malformed\":%llu,\"readers_closed\":%u,\"latency_ms_p50\":%.3f,"
         "\"latency_ms_p99\":%.3f,\"latency_ms_p999\":%.3f,\"latency_ms_max\":%.3f,"
@@ -160,13 +161,13 @@ void PrintJson(const WebSocketBenchOptions& o, const FanoutResult* f, const Thro
         "\"connect_seconds\":%.3f,"
         "\"first_error\":\"%s\",\"first_close\":\"%s\"",
         f->readers, u(f->scheduled), u(f->produced), u(f->produce_errors), u(f->unanswered),
-        u(f->expected), u(f->received), u(f->missing), u(f->unacknowledged_received),
-        u(f->duplicates), u(f->out_of_order), u(f->gaps), u(f->malformed), f->readers_closed,
-        Ms(f->latency_us.Quantile(0.50)), Ms(f->latency_us.Quantile(0.99)),
-        Ms(f->latency_us.Quantile(0.999)), Ms(f->latency_us.max()), Ms(f->post_us.Quantile(0.50)),
-        Ms(f->post_us.Quantile(0.99)), Ms(f->max_send_lateness_us), f->produce_seconds,
-        f->drain_wait_seconds, f->window_seconds, f->cpu.server, f->cpu.client,
-        f->runnable_wait.server, f->runnable_wait.client,
+        u(f->expected), u(f->received), u(f->messages), u(f->missing),
+        u(f->unacknowledged_received), u(f->duplicates), u(f->out_of_order), u(f->gaps),
+        u(f->malformed), f->readers_closed, Ms(f->latency_us.Quantile(0.50)),
+        Ms(f->latency_us.Quantile(0.99)), Ms(f->latency_us.Quantile(0.999)),
+        Ms(f->latency_us.max()), Ms(f->post_us.Quantile(0.50)), Ms(f->post_us.Quantile(0.99)),
+        Ms(f->max_send_lateness_us), f->produce_seconds, f->drain_wait_seconds, f->window_seconds,
+        f->cpu.server, f->cpu.client, f->runnable_wait.server, f->runnable_wait.client,
         Ratio(static_cast<double>(f->received), f->window_seconds), PerDelivery(f->cpu.server, *f),
         PerDelivery(f->cpu.client, *f), f->connect_seconds, JsonEscape(f->first_error).c_str(),
         JsonEscape(f->first_close).c_str());
@@ -191,9 +192,11 @@ void PrintJson(const WebSocketBenchOptions& o, const FanoutResult* f, const Thro
 void PrintFanout(const WebSocketBenchOptions& o, const FanoutResult& f) {
   const auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
   std::printf(
-      "WebSocket fan-out: %u readers of one stream (%u partitions, %u reader thread(s)), "
+      "WebSocket fan-out: %u readers of one stream (%u partitions, %u reader thread(s), %s), "
       "%.0f records/s for %.0f s, one record per POST on %u keep-alive connection(s)\n",
-      f.readers, o.keys, o.reader_threads, o.rate, o.seconds, o.producer_connections);
+      f.readers, o.keys, o.reader_threads,
+      o.batch ? "batch=true: arrays of records" : "one record per message", o.rate, o.seconds,
+      o.producer_connections);
   std::printf("  readers connected and live in %.2f s\n", f.connect_seconds);
   std::printf(
       "  records produced:     %llu of %llu (%llu failed, %llu unanswered), the last "
@@ -203,10 +206,11 @@ void PrintFanout(const WebSocketBenchOptions& o, const FanoutResult& f) {
       Ms(f.post_us.Quantile(0.50)), Ms(f.post_us.Quantile(0.99)), Ms(f.max_send_lateness_us));
   std::printf("  deliveries expected:  %llu (readers x records produced)\n", u(f.expected));
   std::printf(
-      "  deliveries received:  %llu: missing %llu, duplicates %llu, out of order %llu, gaps "
+      "  deliveries received:  %llu in %llu messages: missing %llu, duplicates %llu, out of order "
+      "%llu, gaps "
       "%llu, malformed %llu, of unacknowledged records %llu; %u reader(s) closed before the "
       "end%s%s\n",
-      u(f.received), u(f.missing), u(f.duplicates), u(f.out_of_order), u(f.gaps),
+      u(f.received), u(f.messages), u(f.missing), u(f.duplicates), u(f.out_of_order), u(f.gaps),
       u(f.malformed), u(f.unacknowledged_received), f.readers_closed,
       f.first_close.empty() ? "" : ", the first: ", f.first_close.c_str());
   std::printf(
@@ -296,6 +300,7 @@ int RunWebSocketBench(const WebSocketBenchOptions& o) {
     f.record_bytes = o.record_bytes;
     f.producer_connections = o.producer_connections;
     f.reader_threads = o.reader_threads;
+    f.batch = o.batch;
     f.drain_seconds = o.drain_seconds;
     if (Status s = RunFanout(f, server.pid(), &fanned); !s.ok()) return failed(s);
   }

@@ -18,6 +18,7 @@ struct WebSocketBenchOptions {
   double seconds = 10;
   uint32_t producer_connections = 2;
   uint32_t reader_threads = 1;
+  bool batch = false;  // fan-out readers take arrays of records (batch=true)
   double drain_seconds = 5;
   // Both phases.
   uint32_t keys = 10;           // partition keys k0..k{keys-1}, round-robin

@@ -24,6 +24,8 @@ struct FanoutOptions {
   uint32_t record_bytes = 100;  // about this many bytes of JSON per record
   uint32_t producer_connections = 2;
   uint32_t reader_threads = 1;
+  /// Readers connect with `batch=true`: each message is a JSON array of records.
+  bool batch = false;
   /// After the last acknowledgement, how long to wait for deliveries still on their way.
   double drain_seconds = 5;
   double connect_timeout_seconds = 60;
@@ -42,7 +44,8 @@ struct FanoutResult {
   uint64_t max_send_lateness_us = 0;  // how far behind its schedule the producer got
   LatencyHistogram post_us;           // each POST's write to its answer
   uint64_t expected = 0;              // produced x readers
-  uint64_t received = 0;              // data frames, repeats included
+  uint64_t received = 0;              // records received, repeats included
+  uint64_t messages = 0;              // WebSocket messages they came in
   uint64_t distinct = 0;              // (reader, record) pairs received at least once
   uint64_t missing = 0;               // expected - the acknowledged records received
   uint64_t unacknowledged_received = 0;  // distinct deliveries of records never acknowledged

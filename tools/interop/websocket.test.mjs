@@ -6,7 +6,8 @@
 //     connection (closed with 3001), and the same for HTTP requests (401/403);
 //   - pushes: every record produced over HTTP arrives once, in offset order per partition,
 //     with its offset, partition key, bucket, commit time and record; from=beginning,
-//     from=<offset> with key=, and one connection on two channels (/v1/ws/{jwt});
+//     from=<offset> with key=, and one connection on two channels (/v1/ws/{jwt}); batch=true
+//     (arrays of the same objects, live and catching up);
 //   - writes: JSON text frames produced and answered with their offsets, a record of the wrong
 //     type answered with an error frame on a connection that stays open;
 //   - bad input: an oversized frame (1009), a binary frame (1003), invalid UTF-8 (1007), a slow
@@ -233,6 +234,30 @@ test('from=beginning replays the stream, then goes live without a gap or a repea
   assert.deepEqual(k3.map((m) => m.offset), k3.map((_, i) => i + 2));
   assert.equal(k3.at(-1).record.n, 2000);
   keyed.close();
+});
+
+test('batch=true pushes arrays of the same records, every one once and in order', async () => {
+  const read = token({ mode: 'r', channel: 'events' });
+  const single = await connect(`/v1/ws/events/${read}`);
+  const batched = await connect(`/v1/ws/events/${read}?batch=true`);
+  const keyed = await connect(`/v1/ws/events/${read}?batch=true&key=k5&from=0`);
+  const latest = await fetch(`${base}/v1/streams/events/records?key=k5&offset=latest`,
+    { headers: { Authorization: `Bearer ${ADMIN}` } });
+  const k5Before = latest.status === 404 ? 0 : (await latest.json()).records[0].offset + 1;
+  for (let i = 0; i < 5; i++) {
+    await produce('events', Array.from({ length: 20 }, (_, j) => ({ id: `k${j % 7}`, n: 3000 + i * 20 + j })));
+  }
+  const singles = await single.received(100);
+  assert.equal(singles.length, 100);
+  const arrays = await batched.received(1000, 1500);
+  assert.ok(arrays.every(Array.isArray), 'every message is an array');
+  assert.ok(arrays.some((a) => a.length > 1), 'records committed together come in one message');
+  assert.deepEqual(arrays.flat(), singles, 'the same objects, in the same order');
+  // Catch-up and the live feed of one partition, as arrays too.
+  const k5 = (await keyed.received(1000, 1500)).flat();
+  assert.ok(k5.every((m) => m.partition_key === 'k5'));
+  assert.deepEqual(k5.map((m) => m.offset), Array.from({ length: k5Before + 15 }, (_, i) => i));
+  for (const ws of [single, batched, keyed]) ws.close();
 });
 
 test('/v1/ws/{jwt} follows every channel of the token', async () => {

@@ -443,7 +443,14 @@ void HttpApi::ProduceRecords(Request request, std::string_view stream, const Rep
   auto shared = std::make_shared<Request>(std::move(request));
   const std::string_view payload = shared->body();
   broker_->Produce(stream, payload, format, [shared, reply](Result<stream::ProduceResult> result) {
-    if (!result.ok()) return reply(ErrorResponse(result.status(), shared->version()));
+    if (!result.ok()) {
+      // A produce reads no stored data: Corruption is the body's (a damaged Arrow IPC
+      // stream), the client's fault.
+      const Status& error = result.status();
+      const status code =
+          error.code() == StatusCode::kCorruption ? status::bad_request : StatusFor(error.code());
+      return reply(JsonResponse(code, ErrorJson(error), shared->version()));
+    }
     reply(JsonResponse(status::ok, ProduceJson(*result), shared->version()));
   });
 }

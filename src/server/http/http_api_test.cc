@@ -120,6 +120,11 @@ TEST_F(HttpApiTest, BrokerErrorsGetTheirStatus) {
   broker_.produce_result = Status::ResourceExhausted("too many");
   EXPECT_EQ(Call(verb::post, "/v1/streams/s/records", "{}", "application/json").result(),
             status::too_many_requests);
+  broker_.produce_result = Status::Corruption("truncated stream");  // the body's
+  r = Call(verb::post, "/v1/streams/s/records", "\xff\xff\xff\xff",
+           "application/vnd.apache.arrow.stream");
+  EXPECT_EQ(r.result(), status::bad_request);
+  EXPECT_EQ(r.body(), R"({"error":{"code":"corruption","message":"truncated stream"}})");
   broker_.produce_result = Status::IOError("disk");
   EXPECT_EQ(Call(verb::post, "/v1/streams/s/records", "{}", "application/json").result(),
             status::internal_server_error);
@@ -247,9 +252,11 @@ TEST(WsGrantTest, WithoutAKeyAStreamIsOpenToReadAndWrite) {
   EXPECT_EQ(grant->key, "SFO");
   EXPECT_EQ(grant->from, WsGrant::From::kOffset);
   EXPECT_EQ(grant->from_offset, 3u);
-  grant = DecideWebSocket("/v1/ws/flights?from=beginning", nullptr, 0, &refusal);
+  EXPECT_FALSE(grant->batch);
+  grant = DecideWebSocket("/v1/ws/flights?from=beginning&batch=true", nullptr, 0, &refusal);
   ASSERT_TRUE(grant.has_value());
   EXPECT_EQ(grant->from, WsGrant::From::kBeginning);
+  EXPECT_TRUE(grant->batch);
 }
 
 TEST(WsGrantTest, RefusalsSayWhyWithTheirStatus) {
@@ -263,6 +270,7 @@ TEST(WsGrantTest, RefusalsSayWhyWithTheirStatus) {
                 "has no JWT key"},
            Case{"/v1/ws/flights?from=3", beast_http::status::bad_request, "needs key"},
            Case{"/v1/ws/flights?from=soon", beast_http::status::bad_request, "beginning, latest"},
+           Case{"/v1/ws/flights?batch=yes", beast_http::status::bad_request, "true or false"},
            Case{"/v1/ws", beast_http::status::not_found, "WebSocket channels are"},
            Case{"/v1/ws/a/b/c", beast_http::status::not_found, "WebSocket channels are"},
            Case{"/v1/ws/%zz", beast_http::status::bad_request, "percent escape"},

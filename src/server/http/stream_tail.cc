@@ -41,8 +41,24 @@ void RenderEntry(std::string_view stream, uint32_t bucket, const broker::BucketE
       continue;
     }
     out->push_back(TailRecord{bucket, entry.base_sequence + r, entry.keys[r], entry.offsets[r],
+                              std::make_shared<const std::string>(std::move(frame)),
                               std::make_shared<const std::string>(std::move(*wire))});
   }
+}
+
+Result<std::string> EncodeArrayFrame(
+    const std::vector<std::shared_ptr<const std::string>>& objects) {
+  size_t bytes = 2;
+  for (const auto& object : objects) bytes += object->size() + 1;
+  std::string array;
+  array.reserve(bytes);
+  array.push_back('[');
+  for (size_t i = 0; i < objects.size(); ++i) {
+    if (i > 0) array.push_back(',');
+    array.append(*objects[i]);
+  }
+  array.push_back(']');
+  return EncodeTextFrame(array);
 }
 
 Result<std::shared_ptr<StreamTail>> StreamTail::Open(broker::BrokerApi* broker, std::string stream,
@@ -68,12 +84,14 @@ StreamTail::StreamTail(broker::BrokerApi* broker, std::string stream,
       drain_timer_(strand_),
       next_(std::move(ends)) {}
 
-uint64_t StreamTail::Subscribe(Sink sink, std::function<void(const Positions&)> started) {
+uint64_t StreamTail::Subscribe(Sink sink, std::function<void(const Positions&)> started,
+                               bool arrays) {
   uint64_t id = 0;
   {
     std::lock_guard lock(mu_);
     id = next_sink_++;
-    sinks_.emplace(id, std::move(sink));
+    sinks_.emplace(id, std::make_shared<const Reader>(Reader{std::move(sink), arrays}));
+    if (arrays) ++array_readers_;
   }
   asio::post(strand_, [self = shared_from_this(), started = std::move(started)] {
     // A batch drained before this may already have reached the sink: it holds records before
@@ -87,7 +105,10 @@ uint64_t StreamTail::Subscribe(Sink sink, std::function<void(const Positions&)> 
 
 size_t StreamTail::Unsubscribe(uint64_t id) {
   std::lock_guard lock(mu_);
-  sinks_.erase(id);
+  if (auto it = sinks_.find(id); it != sinks_.end()) {
+    if (it->second->arrays) --array_readers_;
+    sinks_.erase(it);
+  }
   return sinks_.size();
 }
 
@@ -97,6 +118,7 @@ void StreamTail::Stop() {
     std::lock_guard lock(mu_);
     stopped_ = true;
     sinks_.clear();
+    array_readers_ = 0;
     if (armed_) wait = wait_id_;
     armed_ = false;
   }
@@ -147,7 +169,8 @@ void StreamTail::ScheduleDrain() {
 }
 
 void StreamTail::Drain() {
-  auto batch = std::make_shared<std::vector<TailRecord>>();
+  auto batch = std::make_shared<TailRecords>();
+  std::vector<TailRecord>& records = batch->records;
   for (uint32_t b = 0; b < next_.size(); ++b) {
     for (;;) {
       auto read = broker_->ReadBucket(stream_, b, next_[b], 1, kEntriesPerRead);
@@ -161,21 +184,34 @@ void StreamTail::Drain() {
         const uint64_t rows = static_cast<uint64_t>(entry.batch.num_rows());
         if (entry.base_sequence + rows <= next_[b]) continue;
         const size_t first = next_[b] > entry.base_sequence ? next_[b] - entry.base_sequence : 0;
-        RenderEntry(stream_, b, entry, first, batch.get());
+        RenderEntry(stream_, b, entry, first, &records);
         next_[b] = entry.base_sequence + rows;
       }
       if (read->entries.empty() || next_[b] >= read->end_sequence) break;
     }
   }
-  if (batch->empty()) return;
-  std::vector<Sink> sinks;
+  if (records.empty()) return;
+  std::vector<std::shared_ptr<const Reader>> readers;
+  bool arrays = false;
   {
     std::lock_guard lock(mu_);
-    sinks.reserve(sinks_.size());
-    for (const auto& [id, sink] : sinks_) sinks.push_back(sink);
+    readers.reserve(sinks_.size());
+    for (const auto& [id, reader] : sinks_) readers.push_back(reader);
+    arrays = array_readers_ > 0;
+  }
+  if (arrays) {
+    std::vector<std::shared_ptr<const std::string>> objects;
+    objects.reserve(records.size());
+    for (const TailRecord& record : records) objects.push_back(record.json);
+    auto frame = EncodeArrayFrame(objects);
+    if (frame.ok()) {
+      batch->array_frame = std::move(*frame);
+    } else {
+      spdlog::warn("WebSocket push of {}: {}", stream_, frame.status().ToString());
+    }
   }
   const TailBatch shared = std::move(batch);
-  for (const Sink& sink : sinks) sink(shared);
+  for (const auto& reader : readers) reader->sink(shared);
 }
 
 StreamTails::~StreamTails() {

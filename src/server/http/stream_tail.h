@@ -14,18 +14,33 @@
 
 namespace higgins::server::http {
 
-/// One record of a stream as a WebSocket channel pushes it: where it is, and its text frame
+/// One record of a stream as a WebSocket channel pushes it: where it is, its JSON object
 /// `{"stream","partition_key","offset","bucket","commit_time","record"}` (docs/http.md,
-/// "WebSocket channels"), rendered once and shared by every reader.
+/// "WebSocket channels"), and that object framed as a text message; rendered once and shared by
+/// every reader.
 struct TailRecord {
   uint32_t bucket = 0;
   uint64_t sequence = 0;  // in its bucket log
   std::string key;        // the partition key
   uint64_t offset = 0;    // in its partition
-  /// The record's text message as it goes on the wire (EncodeTextFrame), for every reader.
+  std::shared_ptr<const std::string> json;
+  /// `json` as a text message on the wire (EncodeTextFrame).
   std::shared_ptr<const std::string> frame;
 };
-using TailBatch = std::shared_ptr<const std::vector<TailRecord>>;
+
+/// The records one drain of a StreamTail found, in bucket order and, within a bucket, in log
+/// order.
+struct TailRecords {
+  std::vector<TailRecord> records;
+  /// All of them as one text message holding a JSON array of their objects (the channels'
+  /// `batch=true`), rendered when a reader asked for it; empty otherwise.
+  std::string array_frame;
+};
+using TailBatch = std::shared_ptr<const TailRecords>;
+
+/// A text message of a JSON array of `objects` (each a JSON value), framed (EncodeTextFrame).
+Result<std::string> EncodeArrayFrame(
+    const std::vector<std::shared_ptr<const std::string>>& objects);
 
 /// Renders the rows of one bucket-log entry as TailRecords (appended to `out`), from row
 /// `first_row` on.
@@ -53,10 +68,11 @@ class StreamTail : public std::enable_shared_from_this<StreamTail> {
   static Result<std::shared_ptr<StreamTail>> Open(broker::BrokerApi* broker, std::string stream,
                                                   const asio::any_io_executor& executor,
                                                   std::chrono::microseconds push_interval);
-  /// Adds a reader. `started` gets, on the tail's strand, the positions from which every record
+  /// Adds a reader; `arrays`: it takes batches as one array message (TailRecords::array_frame).
+  /// `started` gets, on the tail's strand, the positions from which every record
   /// will reach `sink` (for a reader that first catches up on older records); a batch of
   /// records before them may reach `sink` before `started` runs.
-  uint64_t Subscribe(Sink sink, std::function<void(const Positions&)> started);
+  uint64_t Subscribe(Sink sink, std::function<void(const Positions&)> started, bool arrays);
   /// Removes a reader; returns how many are left.
   size_t Unsubscribe(uint64_t id);
   /// Stops waiting for commits (the last reader has gone).
@@ -79,7 +95,12 @@ class StreamTail : public std::enable_shared_from_this<StreamTail> {
   bool drain_scheduled_ = false;
   Positions next_;  // per bucket: the next sequence to read
   std::mutex mu_;   // over sinks_, wait_id_, armed_, stopped_
-  std::map<uint64_t, Sink> sinks_;
+  struct Reader {
+    Sink sink;
+    bool arrays = false;
+  };
+  std::map<uint64_t, std::shared_ptr<const Reader>> sinks_;  // copied by each drain
+  size_t array_readers_ = 0;
   uint64_t next_sink_ = 1;
   uint64_t wait_id_ = 0;
   bool armed_ = false;

@@ -171,7 +171,8 @@ Status WsChannel::Subscribe() {
           asio::post(executor, [weak, i, positions] {
             if (auto self = weak.lock()) self->OnStarted(i, positions);
           });
-        });
+        },
+        grant_.batch);
   }
   return Status::OK();
 }
@@ -180,7 +181,8 @@ void WsChannel::OnBatch(size_t i, const TailBatch& batch) {
   if (closing_ || i >= feeds_.size()) return;
   Feed& feed = feeds_[i];
   size_t held_bytes = 0;
-  for (const TailRecord& record : *batch) {
+  size_t pushed = 0;
+  for (const TailRecord& record : batch->records) {
     if (!grant_.key.empty() && record.key != grant_.key) continue;
     if (feed.live) {
       // Records from before the feed's start came in a batch drained before it: the
@@ -190,10 +192,16 @@ void WsChannel::OnBatch(size_t i, const TailBatch& batch) {
         continue;
       }
       Push(record);
+      ++pushed;
     } else {
       feed.held.push_back(record);
       held_bytes += record.frame->size();
     }
+  }
+  if (grant_.batch && pushed == batch->records.size() && !batch->array_frame.empty()) {
+    // The whole batch: the message the tail made once for every such reader.
+    array_.clear();
+    Enqueue(batch->array_frame);
   }
   if (!feed.live &&
       ws_.next_layer().queued_bytes() + held_bytes > context_.limits.max_queued_bytes) {
@@ -265,7 +273,11 @@ asio::awaitable<void> WsChannel::CatchUp(size_t i, StreamTail::Positions positio
 }
 
 void WsChannel::Push(const TailRecord& record) {
-  Enqueue(*record.frame);
+  if (grant_.batch) {
+    array_.push_back(record.json);  // sent by Send, as one message
+  } else {
+    Enqueue(*record.frame);
+  }
 }
 
 void WsChannel::Enqueue(std::string_view frame) {
@@ -281,6 +293,15 @@ void WsChannel::Enqueue(std::string_view frame) {
 }
 
 void WsChannel::Send() {
+  if (!array_.empty()) {
+    auto frame = EncodeArrayFrame(array_);
+    array_.clear();
+    if (!frame.ok()) {
+      CloseWith(websocket::close_code::internal_error, frame.status().message());
+      return;
+    }
+    Enqueue(*frame);
+  }
   if (closing_) return;
   CoalescingStream& out = ws_.next_layer();
   out.Flush();
@@ -290,6 +311,7 @@ void WsChannel::Send() {
 void WsChannel::CloseWith(uint16_t code, std::string reason) {
   if (closing_) return;
   closing_ = true;
+  array_.clear();
   ws_.next_layer().DiscardPending();
   if (reason.size() > 120) reason.resize(120);  // a close frame's reason has at most 123 bytes
   spdlog::debug("WebSocket connection {}: closing with {}: {}", id_, code, reason);

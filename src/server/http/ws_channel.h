@@ -27,7 +27,7 @@ struct WsLimits {
   size_t max_queued_bytes = size_t{8} << 20;
   /// The shortest time between two pushes of a stream to its readers: records committed within
   /// it go out together, one socket write per reader (StreamTail). Zero pushes every commit.
-  std::chrono::microseconds push_interval = std::chrono::milliseconds(10);
+  std::chrono::microseconds push_interval = std::chrono::milliseconds(20);
 };
 
 /// Close codes of the channels, beyond RFC 6455's (docs/http.md).
@@ -83,6 +83,8 @@ class WsChannel : public std::enable_shared_from_this<WsChannel> {
     StreamTail::Positions start;   // what the catch-up stops at
   };
   std::vector<Feed> feeds_;
+  /// batch=true: the records pushed since the last Send, sent by it as one array message.
+  std::vector<std::shared_ptr<const std::string>> array_;
   bool closing_ = false;
   asio::steady_timer expiry_;
   asio::steady_timer wake_writer_;

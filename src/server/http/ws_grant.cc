@@ -87,6 +87,13 @@ std::optional<WsGrant> DecideWebSocket(std::string_view target, const auth::JwtV
     }
   }
   if (auto key = parsed->Param("key")) grant.key = std::string(*key);
+  if (auto batch = parsed->Param("batch")) {
+    if (*batch != "true" && *batch != "false") {
+      return Refuse(refusal, status::bad_request, "invalid_argument",
+                    "parameter 'batch' must be true or false");
+    }
+    grant.batch = *batch == "true";
+  }
   if (auto from = parsed->Param("from")) {
     if (*from == "latest") {
       grant.from = WsGrant::From::kLatest;

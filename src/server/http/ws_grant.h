@@ -25,6 +25,8 @@ struct WsGrant {
   From from = From::kLatest;
   uint64_t from_offset = 0;  // From::kOffset: in partition `key`
   std::string key;           // only this partition (empty: every partition)
+  /// Each message carries a JSON array of the records pushed together, not one record.
+  bool batch = false;
 };
 
 /// Why a handshake is refused: the HTTP status and the error's code and message.
@@ -35,8 +37,8 @@ struct WsRefusal {
 };
 
 /// Decides a WebSocket request for `target` (`/v1/ws/{stream}`, `/v1/ws/{stream}/{jwt}` or
-/// `/v1/ws/{jwt}`, with `from=` and `key=`) at time `now_s` (seconds since the Unix epoch).
-/// `verifier` null: the broker has no JWT key, and `/v1/ws/{stream}` may read and write
+/// `/v1/ws/{jwt}`, with `from=`, `key=` and `batch=`) at time `now_s` (seconds since the Unix
+/// epoch). `verifier` null: the broker has no JWT key, and `/v1/ws/{stream}` may read and write
 /// (tokens are refused). Otherwise a valid token is required, and its claims decide. Refusals:
 /// 400 bad target or parameters, 401 no or bad token, 403 a token that grants nothing of the
 /// stream, 404 not a WebSocket path.
