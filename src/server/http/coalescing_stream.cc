@@ -1,84 +1,120 @@
 #include "server/http/coalescing_stream.h"
 
+#include <algorithm>
+#include <array>
+#include <span>
+
 namespace higgins::server::http {
+namespace {
+
+// Messages handed to one send at most (a gathering write; asio passes at most 64 buffers).
+constexpr size_t kBuffersPerSend = 64;
+
+}  // namespace
+
+void CoalescingStream::Append(const std::shared_ptr<State>& state, Bytes frames) {
+  if (state->error || frames->empty()) return;
+  state->queued_bytes += frames->size();
+  state->appended += frames->size();
+  state->queue.push_back(std::move(frames));
+}
 
 void CoalescingStream::DiscardPending() {
-  const std::shared_ptr<State>& state = state_;
-  state->pending.clear();
-  for (Waiter& waiter : state->waiters) {
-    if (state->flushing) {
-      state->writing_waiters.push_back(std::move(waiter));  // their bytes before the discarded
-    } else {
-      asio::post(state->stream.get_executor(), [waiter = std::move(waiter)] { waiter({}); });
-    }
+  State& s = *state_;
+  // A message the socket has taken a part of stays: the peer must get it whole.
+  const size_t keep = s.front_sent > 0 ? 1 : 0;
+  while (s.queue.size() > keep) {
+    const size_t n = s.queue.back()->size();
+    s.queued_bytes -= n;
+    s.appended -= n;
+    s.queue.pop_back();
   }
-  state->waiters.clear();
+  for (auto& [until, waiter] : s.waiters) until = std::min(until, s.appended);
+  Wake(state_);
 }
 
 void CoalescingStream::AfterFlush(const std::shared_ptr<State>& state, Waiter then) {
-  if (state->error || (state->pending.empty() && !state->flushing)) {
+  if (state->error || state->sent >= state->appended) {
     asio::post(state->stream.get_executor(),
                [then = std::move(then), ec = state->error] { then(ec); });
     return;
   }
-  if (state->pending.empty()) {
-    state->writing_waiters.push_back(std::move(then));  // all of it is in the write under way
-    return;
-  }
-  state->waiters.push_back(std::move(then));
+  state->waiters.emplace_back(state->appended, std::move(then));
   Flush(state);
 }
 
 void CoalescingStream::Flush(const std::shared_ptr<State>& state) {
-  if (state->flushing || state->pending.empty() || state->error) return;
-  auto& socket = state->stream.socket();
+  State& s = *state;
+  if (s.waiting || s.error || s.queue.empty()) return;
+  auto& socket = s.stream.socket();
   boost::system::error_code ec;
-  if (!state->non_blocking) {
-    socket.non_blocking(true, ec);  // a write the socket cannot take at once must not block
+  if (!s.non_blocking) {
+    socket.non_blocking(true, ec);  // a send the socket cannot take at once must not block
     if (ec) return Finish(state, ec);
-    state->non_blocking = true;
+    s.non_blocking = true;
   }
-  // Most of the time the socket buffer takes everything: one send, no completion to run.
-  const size_t n = socket.write_some(asio::buffer(state->pending), ec);
-  if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
-    return Finish(state, ec);
-  }
-  if (n == state->pending.size()) {
-    state->pending.clear();
-    auto satisfied = std::move(state->waiters);
-    state->waiters.clear();
-    for (Waiter& waiter : satisfied) {
-      asio::post(state->stream.get_executor(), [waiter = std::move(waiter)] { waiter({}); });
+  while (!s.queue.empty()) {
+    // The queued messages, the first from where the socket stopped.
+    std::array<asio::const_buffer, kBuffersPerSend> buffers;
+    size_t offered = 0;
+    size_t count = 0;
+    for (auto it = s.queue.begin(); it != s.queue.end() && count < buffers.size(); ++it) {
+      const size_t skip = count == 0 ? s.front_sent : 0;
+      buffers[count++] = asio::buffer((*it)->data() + skip, (*it)->size() - skip);
+      offered += (*it)->size() - skip;
     }
-    return;
+    size_t n = count == 1 ? socket.write_some(buffers[0], ec)
+                          : socket.write_some(std::span(buffers.data(), count), ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) {
+      n = 0;
+    } else if (ec) {
+      return Finish(state, ec);
+    }
+    const bool took_all = n == offered;
+    s.sent += n;
+    s.queued_bytes -= n;
+    while (n > 0) {
+      const size_t rest = s.queue.front()->size() - s.front_sent;
+      if (n < rest) {
+        s.front_sent += n;
+        break;
+      }
+      n -= rest;
+      s.front_sent = 0;
+      s.queue.pop_front();
+    }
+    Wake(state);
+    if (!took_all) {
+      // The socket buffer is full: wait until it can take more.
+      s.waiting = true;
+      socket.async_wait(asio::socket_base::wait_write,
+                        [state](const boost::system::error_code& wait_ec) {
+                          state->waiting = false;
+                          if (wait_ec) return Finish(state, wait_ec);
+                          Flush(state);
+                        });
+      return;
+    }
   }
-  // The rest when the socket can take it.
-  state->flushing = true;
-  state->writing.assign(state->pending, n);
-  state->pending.clear();
-  state->writing_waiters = std::move(state->waiters);
-  state->waiters.clear();
-  asio::async_write(socket, asio::buffer(state->writing),
-                    [state](boost::beast::error_code write_ec, size_t) {
-                      state->flushing = false;
-                      state->writing.clear();
-                      if (write_ec) return Finish(state, write_ec);
-                      auto satisfied = std::move(state->writing_waiters);
-                      state->writing_waiters.clear();
-                      for (Waiter& waiter : satisfied) waiter({});
-                      Flush(state);  // what was appended meanwhile
-                    });
 }
 
 void CoalescingStream::Finish(const std::shared_ptr<State>& state, boost::beast::error_code ec) {
   if (!state->error) state->error = ec;
-  state->pending.clear();
-  auto failed = std::move(state->writing_waiters);
-  state->writing_waiters.clear();
-  for (Waiter& waiter : state->waiters) failed.push_back(std::move(waiter));
+  state->queue.clear();
+  state->queued_bytes = 0;
+  state->front_sent = 0;
+  auto failed = std::move(state->waiters);
   state->waiters.clear();
-  for (Waiter& waiter : failed) {
+  for (auto& [until, waiter] : failed) {
     asio::post(state->stream.get_executor(), [waiter = std::move(waiter), ec] { waiter(ec); });
+  }
+}
+
+void CoalescingStream::Wake(const std::shared_ptr<State>& state) {
+  while (!state->waiters.empty() && state->waiters.front().first <= state->sent) {
+    asio::post(state->stream.get_executor(),
+               [waiter = std::move(state->waiters.front().second)] { waiter({}); });
+    state->waiters.pop_front();
   }
 }
 

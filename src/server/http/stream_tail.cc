@@ -205,7 +205,7 @@ void StreamTail::Drain() {
     for (const TailRecord& record : records) objects.push_back(record.json);
     auto frame = EncodeArrayFrame(objects);
     if (frame.ok()) {
-      batch->array_frame = std::move(*frame);
+      batch->array_frame = std::make_shared<const std::string>(std::move(*frame));
     } else {
       spdlog::warn("WebSocket push of {}: {}", stream_, frame.status().ToString());
     }

@@ -33,8 +33,8 @@ struct TailRecord {
 struct TailRecords {
   std::vector<TailRecord> records;
   /// All of them as one text message holding a JSON array of their objects (the channels'
-  /// `batch=true`), rendered when a reader asked for it; empty otherwise.
-  std::string array_frame;
+  /// `batch=true`), rendered when a reader asked for it; null otherwise.
+  std::shared_ptr<const std::string> array_frame;
 };
 using TailBatch = std::shared_ptr<const TailRecords>;
 

@@ -147,7 +147,7 @@ asio::awaitable<void> WsChannel::ReadLoop() {
       CloseWith(websocket::close_code::internal_error, answer.status().message());
       continue;
     }
-    Enqueue(*answer);
+    Enqueue(std::make_shared<const std::string>(std::move(*answer)));
     Send();
   }
 }
@@ -198,7 +198,7 @@ void WsChannel::OnBatch(size_t i, const TailBatch& batch) {
       held_bytes += record.frame->size();
     }
   }
-  if (grant_.batch && pushed == batch->records.size() && !batch->array_frame.empty()) {
+  if (grant_.batch && pushed == batch->records.size() && batch->array_frame) {
     // The whole batch: the message the tail made once for every such reader.
     array_.clear();
     Enqueue(batch->array_frame);
@@ -276,14 +276,14 @@ void WsChannel::Push(const TailRecord& record) {
   if (grant_.batch) {
     array_.push_back(record.json);  // sent by Send, as one message
   } else {
-    Enqueue(*record.frame);
+    Enqueue(record.frame);
   }
 }
 
-void WsChannel::Enqueue(std::string_view frame) {
+void WsChannel::Enqueue(std::shared_ptr<const std::string> frame) {
   if (closing_) return;
   CoalescingStream& out = ws_.next_layer();
-  out.Append(frame);
+  out.Append(std::move(frame));
   if (out.queued_bytes() > context_.limits.max_queued_bytes) {
     CloseWith(websocket::close_code::try_again_later,
               "reader too slow: " + std::to_string(out.queued_bytes()) +
@@ -300,7 +300,7 @@ void WsChannel::Send() {
       CloseWith(websocket::close_code::internal_error, frame.status().message());
       return;
     }
-    Enqueue(*frame);
+    Enqueue(std::make_shared<const std::string>(std::move(*frame)));
   }
   if (closing_) return;
   CoalescingStream& out = ws_.next_layer();

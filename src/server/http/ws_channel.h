@@ -65,7 +65,7 @@ class WsChannel : public std::enable_shared_from_this<WsChannel> {
   void Push(const TailRecord& record);
   /// Appends one framed message to what the socket will send (Send), or closes the
   /// connection with 1013 when the reader has too much waiting.
-  void Enqueue(std::string_view frame);
+  void Enqueue(std::shared_ptr<const std::string> frame);
   /// Writes what Enqueue appended: one socket write for a whole batch of records.
   void Send();
   void CloseWith(uint16_t code, std::string reason);

@@ -26,6 +26,11 @@ namespace beast = boost::beast;
 namespace websocket = boost::beast::websocket;
 using asio::ip::tcp;
 
+// A text message of `payload`, framed, as the channels queue it.
+std::shared_ptr<const std::string> Frame(const std::string& payload) {
+  return std::make_shared<const std::string>(*EncodeTextFrame(payload));
+}
+
 std::string Bytes(std::initializer_list<int> bytes) {
   std::string out;
   for (int b : bytes) out.push_back(static_cast<char>(b));
@@ -89,9 +94,9 @@ class CoalescingStreamTest : public ::testing::Test {
     io_.run_for(d);
   }
 
-  // Reads `n` messages with the blocking client on a thread of its own while `io_` runs the
-  // server's writes here.
-  std::vector<std::string> ReadMessages(size_t n) {
+  // Reads `n` messages, or up to one equal to `last`, with the blocking client on a thread of
+  // its own while `io_` runs the server's writes here.
+  std::vector<std::string> ReadMessages(size_t n, const std::string& last = {}) {
     std::vector<std::string> out;
     std::atomic<bool> done{false};
     std::thread reader([&] {
@@ -101,12 +106,23 @@ class CoalescingStreamTest : public ::testing::Test {
         client_.read(buffer, ec);
         if (ec) break;
         out.push_back(beast::buffers_to_string(buffer.data()));
+        if (!last.empty() && out.back() == last) break;
       }
       done = true;
     });
     while (!done) Run(std::chrono::milliseconds(5));
     reader.join();
     return out;
+  }
+
+  // Queues 16 messages of 1 MiB of `fill` and flushes: over what a loopback socket buffer
+  // takes at once, so the first send is partial. Returns the messages' payload.
+  std::string QueueMoreThanTheSocketTakes(char fill) {
+    std::string payload(1 << 20, fill);
+    const auto frame = Frame(payload);
+    for (int i = 0; i < 16; ++i) server_->next_layer().Append(frame);
+    server_->next_layer().Flush();
+    return payload;
   }
 
   asio::io_context io_;
@@ -116,7 +132,7 @@ class CoalescingStreamTest : public ::testing::Test {
 
 TEST_F(CoalescingStreamTest, AppendedFramesArriveAsMessagesInOrder) {
   CoalescingStream& out = server_->next_layer();
-  for (int i = 0; i < 5; ++i) out.Append(*EncodeTextFrame("record " + std::to_string(i)));
+  for (int i = 0; i < 5; ++i) out.Append(Frame("record " + std::to_string(i)));
   EXPECT_GT(out.queued_bytes(), 0u);
   out.Flush();
   auto messages = ReadMessages(5);
@@ -128,11 +144,7 @@ TEST_F(CoalescingStreamTest, AppendedFramesArriveAsMessagesInOrder) {
 
 TEST_F(CoalescingStreamTest, MoreThanTheSocketTakesAtOnceIsFinishedAsynchronously) {
   CoalescingStream& out = server_->next_layer();
-  // 16 MiB: over what a loopback socket buffer takes at once, so the first send is partial.
-  const std::string payload(1 << 20, 'x');
-  const std::string frame = *EncodeTextFrame(payload);
-  for (int i = 0; i < 16; ++i) out.Append(frame);
-  out.Flush();
+  const std::string payload = QueueMoreThanTheSocketTakes('x');
   EXPECT_GT(out.queued_bytes(), 0u);  // the rest waits for the client
   bool flushed = false;
   out.AfterFlush([&](beast::error_code ec) {
@@ -147,15 +159,42 @@ TEST_F(CoalescingStreamTest, MoreThanTheSocketTakesAtOnceIsFinishedAsynchronousl
   EXPECT_EQ(out.queued_bytes(), 0u);
 }
 
+TEST_F(CoalescingStreamTest, MoreMessagesThanOneSendGathersAreSentInSeveral) {
+  CoalescingStream& out = server_->next_layer();
+  for (int i = 0; i < 300; ++i) out.Append(Frame(std::to_string(i)));
+  out.Flush();
+  auto messages = ReadMessages(300);
+  ASSERT_EQ(messages.size(), 300u);
+  for (int i = 0; i < 300; ++i) EXPECT_EQ(messages[i], std::to_string(i));
+}
+
+TEST_F(CoalescingStreamTest, DiscardingFinishesTheMessageTheSocketHasStarted) {
+  CoalescingStream& out = server_->next_layer();
+  const std::string payload = QueueMoreThanTheSocketTakes('y');
+  const size_t queued = out.queued_bytes();
+  ASSERT_GT(queued, 0u);
+  out.DiscardPending();
+  EXPECT_LT(out.queued_bytes(), queued);
+  EXPECT_LE(out.queued_bytes(), payload.size() + 16);  // at most one message
+  out.Append(Frame("last"));
+  out.Flush();
+  // Whole messages up to "last": what the socket had started is finished, not cut.
+  auto messages = ReadMessages(100, "last");
+  ASSERT_GE(messages.size(), 2u);
+  EXPECT_LT(messages.size(), 17u);
+  EXPECT_EQ(messages.back(), "last");
+  for (size_t i = 0; i + 1 < messages.size(); ++i) EXPECT_EQ(messages[i], payload) << i;
+}
+
 TEST_F(CoalescingStreamTest, BeastsControlFramesGoBetweenWholeMessages) {
   CoalescingStream& out = server_->next_layer();
-  out.Append(*EncodeTextFrame("before"));
+  out.Append(Frame("before"));
   bool pinged = false;
   server_->async_ping("p", [&](beast::error_code ec) {
     EXPECT_FALSE(ec);
     pinged = true;
   });
-  out.Append(*EncodeTextFrame("after"));
+  out.Append(Frame("after"));
   out.Flush();
   std::string seen_ping;
   client_.control_callback([&](websocket::frame_type kind, beast::string_view payload) {
@@ -171,11 +210,11 @@ TEST_F(CoalescingStreamTest, BeastsControlFramesGoBetweenWholeMessages) {
 
 TEST_F(CoalescingStreamTest, DiscardPendingDropsWhatWasNotHandedToTheSocket) {
   CoalescingStream& out = server_->next_layer();
-  out.Append(*EncodeTextFrame("kept"));
+  out.Append(Frame("kept"));
   out.Flush();
-  out.Append(*EncodeTextFrame("dropped"));
+  out.Append(Frame("dropped"));
   out.DiscardPending();
-  out.Append(*EncodeTextFrame("last"));
+  out.Append(Frame("last"));
   out.Flush();
   auto messages = ReadMessages(2);
   ASSERT_EQ(messages.size(), 2u);
@@ -186,7 +225,7 @@ TEST_F(CoalescingStreamTest, DiscardPendingDropsWhatWasNotHandedToTheSocket) {
 TEST_F(CoalescingStreamTest, AWriteToAClosedPeerFailsAndEveryLaterOneToo) {
   CoalescingStream& out = server_->next_layer();
   client_.next_layer().close();
-  const std::string frame = *EncodeTextFrame(std::string(1 << 16, 'z'));
+  const auto frame = Frame(std::string(1 << 16, 'z'));
   // The first sends may land in the socket buffer before the reset comes back.
   for (int i = 0; i < 200 && !out.error(); ++i) {
     out.Append(frame);
