@@ -214,6 +214,21 @@ test('a reader gets every new record once, with where it is', async () => {
   ws.close();
 });
 
+test('a record produced as soon as the connection opens reaches it (from=latest)', async () => {
+  const read = token({ mode: 'r', channel: 'other' });
+  for (let i = 0; i < 20; i++) {
+    // Several readers at once, each producing the moment its handshake is answered.
+    const readers = await Promise.all([0, 1, 2].map(() => connect(`/v1/ws/other/${read}`)));
+    const sent = await produce('other', [{ id: `race${i}`, n: i }]);
+    for (const ws of readers) {
+      const got = await ws.received(1, 5000);
+      assert.ok(got.some((m) => m.partition_key === `race${i}` && m.offset === sent.records[0].offset),
+        `connection ${i}: the record produced right after it opened arrived`);
+      ws.close();
+    }
+  }
+});
+
 test('from=beginning replays the stream, then goes live without a gap or a repeat', async () => {
   const before = (await (await fetch(`${base}/v1/streams/events`, { headers: { Authorization: `Bearer ${ADMIN}` } })).json()).records;
   const ws = await connect(`/v1/ws/events/${token({ mode: 'r', channel: 'events' })}?from=beginning`);

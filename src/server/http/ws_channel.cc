@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <utility>
 
 #include "server/http/json_replies.h"
 #include "server/http/ws_frame_encoder.h"
@@ -80,19 +81,27 @@ asio::awaitable<void> WsChannel::Run(Request upgrade) {
   ws_.set_option(timeouts);
   ws_.read_message_max(context_.limits.max_message_bytes);
   ws_.text(true);
+  // The feeds start before the handshake's answer goes out, so that a record committed once the
+  // client sees the connection open reaches it (from=latest); what they bring before the answer
+  // has gone waits in deferred_.
+  const Status subscribed = grant_.read ? Subscribe() : Status::OK();
   co_await ws_.async_accept(upgrade, asio::redirect_error(asio::use_awaitable, ec));
   if (ec) {
     spdlog::debug("WebSocket connection {}: handshake failed: {}", id_, ec.message());
+    LeaveFeeds();
     co_return;
   }
+  open_ = true;
+  for (const auto& run : std::exchange(deferred_, {})) run();
   ArmExpiry();
-  if (grant_.read) {
-    if (Status s = Subscribe(); !s.ok())
-      CloseWith(websocket::close_code::internal_error, s.message());
-  }
+  if (!subscribed.ok()) CloseWith(websocket::close_code::internal_error, subscribed.message());
   co_await ReadLoop();
   expiry_.cancel();
   wake_writer_.cancel();
+  LeaveFeeds();
+}
+
+void WsChannel::LeaveFeeds() {
   for (size_t i = 0; i < feeds_.size(); ++i) {
     if (feeds_[i].tail) context_.tails->Leave(grant_.streams[i], feeds_[i].tail, feeds_[i].sink);
   }
@@ -178,6 +187,10 @@ Status WsChannel::Subscribe() {
 }
 
 void WsChannel::OnBatch(size_t i, const TailBatch& batch) {
+  if (!open_) {
+    deferred_.emplace_back([this, i, batch] { OnBatch(i, batch); });
+    return;
+  }
   if (closing_ || i >= feeds_.size()) return;
   Feed& feed = feeds_[i];
   size_t held_bytes = 0;
@@ -212,6 +225,10 @@ void WsChannel::OnBatch(size_t i, const TailBatch& batch) {
 }
 
 void WsChannel::OnStarted(size_t i, const StreamTail::Positions& positions) {
+  if (!open_) {
+    deferred_.emplace_back([this, i, positions] { OnStarted(i, positions); });
+    return;
+  }
   if (closing_ || i >= feeds_.size()) return;
   feeds_[i].start = positions;
   if (feeds_[i].live) return;

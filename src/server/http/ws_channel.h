@@ -4,6 +4,7 @@
 #include <boost/beast/websocket.hpp>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,6 +60,8 @@ class WsChannel : public std::enable_shared_from_this<WsChannel> {
   asio::awaitable<void> ReadLoop();
   /// Starts the live feed of every granted stream, and the catch-up the grant asks for.
   Status Subscribe();
+  /// Leaves the tails of every feed.
+  void LeaveFeeds();
   void OnBatch(size_t stream_index, const TailBatch& batch);
   void OnStarted(size_t stream_index, const StreamTail::Positions& positions);
   asio::awaitable<void> CatchUp(size_t stream_index, StreamTail::Positions positions);
@@ -86,6 +89,10 @@ class WsChannel : public std::enable_shared_from_this<WsChannel> {
   /// batch=true: the records pushed since the last Send, sent by it as one array message.
   std::vector<std::shared_ptr<const std::string>> array_;
   bool closing_ = false;
+  /// The handshake's answer has gone: pushes may follow it. Until then the feeds' callbacks
+  /// wait in deferred_, in order.
+  bool open_ = false;
+  std::vector<std::function<void()>> deferred_;
   asio::steady_timer expiry_;
   asio::steady_timer wake_writer_;
 };
