@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -193,28 +194,31 @@ void WsChannel::OnBatch(size_t i, const TailBatch& batch) {
   }
   if (closing_ || i >= feeds_.size()) return;
   Feed& feed = feeds_[i];
+  const auto in_key = [this](const TailRecord& record) {
+    return grant_.key.empty() || record.key == grant_.key;
+  };
+  // What a live feed pushes: records from before the feed's start came in a batch drained
+  // before it, and the catch-up read them.
+  const auto takes = [&](const TailRecord& record) {
+    return in_key(record) &&
+           (grant_.from == WsGrant::From::kLatest || record.bucket >= feed.start.size() ||
+            record.sequence >= feed.start[record.bucket]);
+  };
+  if (grant_.batch && feed.live && batch->array_frame &&
+      std::all_of(batch->records.begin(), batch->records.end(), takes)) {
+    // The whole batch: the message the tail made once for every batch=true reader.
+    Enqueue(batch->array_frame);
+    Send();
+    return;
+  }
   size_t held_bytes = 0;
-  size_t pushed = 0;
   for (const TailRecord& record : batch->records) {
-    if (!grant_.key.empty() && record.key != grant_.key) continue;
     if (feed.live) {
-      // Records from before the feed's start came in a batch drained before it: the
-      // catch-up read them.
-      if (record.bucket < feed.start.size() && record.sequence < feed.start[record.bucket] &&
-          grant_.from != WsGrant::From::kLatest) {
-        continue;
-      }
-      Push(record);
-      ++pushed;
-    } else {
+      if (takes(record)) Push(record);
+    } else if (in_key(record)) {
       feed.held.push_back(record);
       held_bytes += record.frame->size();
     }
-  }
-  if (grant_.batch && pushed == batch->records.size() && batch->array_frame) {
-    // The whole batch: the message the tail made once for every such reader.
-    array_.clear();
-    Enqueue(batch->array_frame);
   }
   if (!feed.live &&
       ws_.next_layer().queued_bytes() + held_bytes > context_.limits.max_queued_bytes) {
