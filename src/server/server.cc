@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/accept_loop.h"
 #include "server/listen.h"
 #include "server/memory_release.h"
 #include "server/produce_coalescer.h"
@@ -34,32 +35,16 @@ Status Server::Start() {
 }
 
 asio::awaitable<void> Server::Accept() {
-  while (true) {
-    boost::system::error_code ec;
-    const size_t context_index = next_context_++ % contexts_.size();
-    asio::io_context& context = *contexts_[context_index];
-    asio::ip::tcp::socket socket =
-        co_await acceptor_.async_accept(context, asio::redirect_error(asio::use_awaitable, ec));
-    if (ec) {
-      if (sessions_.stopping() || ec == asio::error::operation_aborted) co_return;
-      spdlog::warn("accept failed: {}", ec.message());
-      continue;
-    }
-    socket.set_option(asio::ip::tcp::no_delay(true), ec);
-    auto session =
-        std::make_shared<Session>(this, coalescers_[context_index].get(), std::move(socket));
-    size_t open = 0;
-    const auto admit = sessions_.Add(session, options_.max_connections, &open);
-    if (admit == SessionSet<Session>::Admit::kStopping) co_return;
-    if (admit == SessionSet<Session>::Admit::kFull) {
-      spdlog::warn("connection refused: {} connections open, the limit", open);
-      session->RejectAndClose("the broker has " + std::to_string(open) +
-                              " connections open, its limit (--max-connections)");
-      continue;
-    }
-    // Outside the lock: the session may run at once on this thread, and even end (Remove).
-    session->Start();
-  }
+  return AcceptConnections(
+      acceptor_, contexts_, &next_context_, /*on_strand=*/false, sessions_,
+      options_.max_connections, "",
+      [this](asio::ip::tcp::socket socket, size_t context_index) {
+        return std::make_shared<Session>(this, coalescers_[context_index].get(), std::move(socket));
+      },
+      [](const std::shared_ptr<Session>& session, size_t open) {
+        session->RejectAndClose("the broker has " + std::to_string(open) +
+                                " connections open, its limit (--max-connections)");
+      });
 }
 
 void Server::Remove(Session* session) {

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/accept_loop.h"
 #include "server/http/http_session.h"
 #include "server/listen.h"
 #include "server/memory_release.h"
@@ -30,30 +31,16 @@ Status HttpListener::Start() {
 }
 
 asio::awaitable<void> HttpListener::Accept() {
-  while (true) {
-    boost::system::error_code ec;
-    asio::io_context& context = *contexts_[next_context_++ % contexts_.size()];
-    asio::ip::tcp::socket socket = co_await acceptor_.async_accept(
-        asio::make_strand(context), asio::redirect_error(asio::use_awaitable, ec));
-    if (ec) {
-      if (sessions_.stopping() || ec == asio::error::operation_aborted) co_return;
-      spdlog::warn("HTTP listener: accept failed: {}", ec.message());
-      continue;
-    }
-    socket.set_option(asio::ip::tcp::no_delay(true), ec);
-    auto session = std::make_shared<HttpSession>(this, std::move(socket), next_connection_id_++);
-    size_t open = 0;
-    const auto admit = sessions_.Add(session, options_.max_connections, &open);
-    if (admit == SessionSet<HttpSession>::Admit::kStopping) co_return;
-    if (admit == SessionSet<HttpSession>::Admit::kFull) {
-      spdlog::warn("HTTP connection refused: {} connections open, the limit", open);
-      session->Refuse("the broker has " + std::to_string(open) +
-                      " HTTP connections open, its limit (--max-connections)");
-      continue;
-    }
-    // Outside the lock: the session may run at once on this thread, and even end (Remove).
-    session->Start();
-  }
+  return AcceptConnections(
+      acceptor_, contexts_, &next_context_, /*on_strand=*/true, sessions_, options_.max_connections,
+      "HTTP",
+      [this](asio::ip::tcp::socket socket, size_t) {
+        return std::make_shared<HttpSession>(this, std::move(socket), next_connection_id_++);
+      },
+      [](const std::shared_ptr<HttpSession>& session, size_t open) {
+        session->Refuse("the broker has " + std::to_string(open) +
+                        " HTTP connections open, its limit (--max-connections)");
+      });
 }
 
 void HttpListener::Remove(HttpSession* session) {

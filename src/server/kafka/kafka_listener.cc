@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/accept_loop.h"
 #include "server/kafka/kafka_handler.h"
 #include "server/kafka/kafka_session.h"
 #include "server/listen.h"
@@ -41,28 +42,14 @@ void KafkaListener::ArmTick() {
 }
 
 asio::awaitable<void> KafkaListener::Accept() {
-  while (true) {
-    boost::system::error_code ec;
-    asio::io_context& context = *contexts_[next_context_++ % contexts_.size()];
-    asio::ip::tcp::socket socket =
-        co_await acceptor_.async_accept(context, asio::redirect_error(asio::use_awaitable, ec));
-    if (ec) {
-      if (sessions_.stopping() || ec == asio::error::operation_aborted) co_return;
-      spdlog::warn("Kafka listener: accept failed: {}", ec.message());
-      continue;
-    }
-    socket.set_option(asio::ip::tcp::no_delay(true), ec);
-    auto session = std::make_shared<KafkaSession>(this, std::move(socket), next_connection_id_++);
-    size_t open = 0;
-    const auto admit = sessions_.Add(session, options_.max_connections, &open);
-    if (admit == SessionSet<KafkaSession>::Admit::kStopping) co_return;
-    if (admit == SessionSet<KafkaSession>::Admit::kFull) {
-      spdlog::warn("Kafka connection refused: {} connections open, the limit", open);
-      continue;  // the session, never started, closes its socket
-    }
-    // Outside the lock: the session may run at once on this thread, and even end (Remove).
-    session->Start();
-  }
+  return AcceptConnections(
+      acceptor_, contexts_, &next_context_, /*on_strand=*/false, sessions_,
+      options_.max_connections, "Kafka",
+      [this](asio::ip::tcp::socket socket, size_t) {
+        return std::make_shared<KafkaSession>(this, std::move(socket), next_connection_id_++);
+      },
+      // The session, never started, closes its socket.
+      [](const std::shared_ptr<KafkaSession>&, size_t) {});
 }
 
 void KafkaListener::Remove(KafkaSession* session) {
