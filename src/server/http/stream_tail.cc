@@ -151,6 +151,10 @@ void StreamTail::Arm() {
 }
 
 void StreamTail::ScheduleDrain() {
+  if (pushes_out_ > 0) {
+    drain_waiting_ = true;
+    return;
+  }
   if (drain_scheduled_) return;
   const auto now = std::chrono::steady_clock::now();
   if (now - last_drain_ >= push_interval_) {
@@ -163,9 +167,16 @@ void StreamTail::ScheduleDrain() {
   drain_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
     self->drain_scheduled_ = false;
     if (ec) return;
-    self->last_drain_ = std::chrono::steady_clock::now();
-    self->Drain();
+    self->ScheduleDrain();  // the interval has passed: drains unless a push is still going out
   });
+}
+
+void StreamTail::OnDelivered() {
+  --pushes_out_;
+  if (pushes_out_ == 0 && drain_waiting_) {
+    drain_waiting_ = false;
+    ScheduleDrain();
+  }
 }
 
 void StreamTail::Drain() {
@@ -211,7 +222,16 @@ void StreamTail::Drain() {
     }
   }
   const TailBatch shared = std::move(batch);
-  for (const auto& reader : readers) reader->sink(shared);
+  if (readers.empty()) return;
+  // Let go of by the last reader once it has queued the batch: then the next push may start.
+  std::weak_ptr<StreamTail> weak = weak_from_this();
+  const Delivery delivery(nullptr, [weak, strand = strand_](void*) {
+    asio::post(strand, [weak] {
+      if (auto self = weak.lock()) self->OnDelivered();
+    });
+  });
+  ++pushes_out_;
+  for (const auto& reader : readers) reader->sink(shared, delivery);
 }
 
 StreamTails::~StreamTails() {

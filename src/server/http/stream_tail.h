@@ -53,14 +53,20 @@ void RenderEntry(std::string_view stream, uint32_t bucket, const broker::BucketE
 /// reader the same batch. Commits closer together than `push_interval` are read together (a
 /// commit after a quiet spell is read at once): each batch costs every reader a post and a
 /// socket write whatever its number of records, so the interval bounds the writes per reader
-/// per second, at the price of up to that much latency under load. Runs on a strand of one
-/// io_context.
+/// per second, at the price of up to that much latency under load. Nor does a push start
+/// before every reader has queued the previous one (each holds its Delivery until then): when
+/// the network threads fall behind, pushes come less often and carry more records each, so
+/// the work per record falls instead of piling up. Runs on a strand of one io_context.
 ///
 /// Thread-safety: Subscribe and Unsubscribe may be called from any thread; sinks are called on
 /// the tail's strand and must only post work.
 class StreamTail : public std::enable_shared_from_this<StreamTail> {
  public:
-  using Sink = std::function<void(const TailBatch&)>;
+  /// Held by a reader from the batch's arrival until it has queued it on its connection (or
+  /// dropped it); the tail's next push waits until every reader has let go of the last one.
+  using Delivery = std::shared_ptr<void>;
+  /// Called on the tail's strand: must only post work, taking the Delivery along.
+  using Sink = std::function<void(const TailBatch&, const Delivery&)>;
   /// Where the live feed of a reader starts: per bucket, the first sequence it will get.
   using Positions = std::vector<uint64_t>;
 
@@ -83,8 +89,11 @@ class StreamTail : public std::enable_shared_from_this<StreamTail> {
              std::chrono::microseconds push_interval, Positions ends);
   void Arm();
   void Drain();
-  /// Drains now, or push_interval_ after the last drain when that was sooner. On the strand.
+  /// Drains now, or push_interval_ after the last drain when that was sooner, or once the
+  /// readers have queued the last push. On the strand.
   void ScheduleDrain();
+  /// Every reader has queued one push. On the strand.
+  void OnDelivered();
 
   broker::BrokerApi* broker_;
   const std::string stream_;
@@ -93,8 +102,10 @@ class StreamTail : public std::enable_shared_from_this<StreamTail> {
   asio::steady_timer drain_timer_;  // on strand_, as the two below
   std::chrono::steady_clock::time_point last_drain_;
   bool drain_scheduled_ = false;
-  Positions next_;  // per bucket: the next sequence to read
-  std::mutex mu_;   // over sinks_, wait_id_, armed_, stopped_
+  size_t pushes_out_ = 0;       // pushes some reader has not queued yet
+  bool drain_waiting_ = false;  // a drain to run once none is out
+  Positions next_;              // per bucket: the next sequence to read
+  std::mutex mu_;               // over sinks_, wait_id_, armed_, stopped_
   struct Reader {
     Sink sink;
     bool arrays = false;

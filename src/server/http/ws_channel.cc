@@ -172,8 +172,10 @@ Status WsChannel::Subscribe() {
     std::weak_ptr<WsChannel> weak = weak_from_this();
     auto executor = ws_.get_executor();
     feed.sink = tail->Subscribe(
-        [weak, executor, i](const TailBatch& batch) {
-          asio::post(executor, [weak, i, batch] {
+        [weak, executor, i](const TailBatch& batch, const StreamTail::Delivery& delivery) {
+          // `delivery` is let go of once OnBatch has queued the batch (or the handler is
+          // dropped): the tail's next push waits for that.
+          asio::post(executor, [weak, i, batch, delivery] {
             if (auto self = weak.lock()) self->OnBatch(i, batch);
           });
         },
