@@ -48,6 +48,28 @@ struct Progress {
   }
 };
 
+/// A reader's socket, read through a 64 KiB buffer of its own: Beast (Boost 1.74) reads a
+/// frame's header into its 1,536-byte buffer and the rest of the frame apart, two or three
+/// recv calls a message; through this buffer one recv takes all the broker has sent so far.
+/// The socket type is the io_context's own executor's, not beast::tcp_stream's type-erased one:
+/// a million frames a second go through it, and each handler copies the executor.
+constexpr size_t kReadBufferBytes = size_t{64} * 1024;
+class ReaderSocket : public beast::buffered_read_stream<
+                         asio::basic_stream_socket<tcp, asio::io_context::executor_type>,
+                         beast::flat_static_buffer<kReadBufferBytes>> {
+ public:
+  explicit ReaderSocket(asio::io_context& io) : buffered_read_stream(io) {
+    capacity(kReadBufferBytes);
+  }
+};
+
+// The closing handshake's last step for websocket::stream<ReaderSocket> (found by ADL): that
+// of its TCP socket.
+template <typename TeardownHandler>
+void async_teardown(beast::role_type role, ReaderSocket& socket, TeardownHandler&& handler) {
+  websocket::async_teardown(role, socket.next_layer(), std::forward<TeardownHandler>(handler));
+}
+
 /// What one reader saw.
 struct ReaderCounts {
   uint64_t messages = 0;
@@ -82,21 +104,22 @@ class Reader : public std::enable_shared_from_this<Reader> {
     target_ = std::move(target);
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
     // No connect timeout of its own: the run gives up on readers that are not live in time.
-    ws_.next_layer().async_connect(broker, [self = shared_from_this()](beast::error_code ec) {
-      if (ec) return self->Fail("connect: " + ec.message());
-      self->ws_.async_handshake(self->host_, self->target_, [self](beast::error_code ec) {
-        if (ec) return self->Fail("WebSocket handshake: " + ec.message());
-        self->progress_->connected.fetch_add(1);
-        self->Read();
-      });
-    });
+    ws_.next_layer().next_layer().async_connect(
+        broker, [self = shared_from_this()](beast::error_code ec) {
+          if (ec) return self->Fail("connect: " + ec.message());
+          self->ws_.async_handshake(self->host_, self->target_, [self](beast::error_code ec) {
+            if (ec) return self->Fail("WebSocket handshake: " + ec.message());
+            self->progress_->connected.fetch_add(1);
+            self->Read();
+          });
+        });
   }
 
   /// Closes the connection (no closing handshake). On the reader's thread.
   void Stop() {
     stopping_ = true;
     beast::error_code ignored;
-    ws_.next_layer().close(ignored);
+    ws_.next_layer().next_layer().close(ignored);
   }
 
   const ReaderCounts& counts() const { return counts_; }
@@ -177,9 +200,7 @@ class Reader : public std::enable_shared_from_this<Reader> {
     }
   }
 
-  // A socket of the io_context's own executor type, not beast::tcp_stream's type-erased one:
-  // a million frames a second go through it, and each handler copies the executor.
-  websocket::stream<asio::basic_stream_socket<tcp, asio::io_context::executor_type>> ws_;
+  websocket::stream<ReaderSocket> ws_;
   beast::flat_buffer buffer_;
   std::string host_;
   std::string target_;
