@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "arrow/json/json_writer.h"
 #include "server/http/json_replies.h"
 #include "server/http/ws_frame_encoder.h"
@@ -11,6 +13,9 @@ namespace {
 
 // Entries read from one bucket per ReadBucket call while draining.
 constexpr size_t kEntriesPerRead = 64;
+// Readers handed a push per handler: at ~15 µs each (their post, then their socket write), other
+// work on the tail's thread waits at most about a millisecond for a slice.
+constexpr size_t kReadersPerSlice = 64;
 
 }  // namespace
 
@@ -231,7 +236,16 @@ void StreamTail::Drain() {
     });
   });
   ++pushes_out_;
-  for (const auto& reader : readers) reader->sink(shared, delivery);
+  HandOut(std::make_shared<const Push>(Push{std::move(readers), shared, delivery}), 0);
+}
+
+void StreamTail::HandOut(const std::shared_ptr<const Push>& push, size_t from) {
+  const size_t end = std::min(from + kReadersPerSlice, push->readers.size());
+  for (size_t r = from; r < end; ++r) push->readers[r]->sink(push->batch, push->delivery);
+  if (end == push->readers.size()) return;
+  // The rest in a handler of its own: the network thread turns to its sockets (a produce
+  // waiting to be read, say) between slices, not once every reader's post has run.
+  asio::post(strand_, [self = shared_from_this(), push, end] { self->HandOut(push, end); });
 }
 
 StreamTails::~StreamTails() {

@@ -95,6 +95,20 @@ class StreamTail : public std::enable_shared_from_this<StreamTail> {
   /// Every reader has queued one push. On the strand.
   void OnDelivered();
 
+  struct Reader {
+    Sink sink;
+    bool arrays = false;
+  };
+  /// One push on its way to the readers, handed out a slice at a time.
+  struct Push {
+    std::vector<std::shared_ptr<const Reader>> readers;
+    TailBatch batch;
+    Delivery delivery;
+  };
+  /// Hands `push` to its readers from `from` on, a slice now and the rest in a later handler.
+  /// On the strand.
+  void HandOut(const std::shared_ptr<const Push>& push, size_t from);
+
   broker::BrokerApi* broker_;
   const std::string stream_;
   const std::chrono::microseconds push_interval_;
@@ -106,10 +120,6 @@ class StreamTail : public std::enable_shared_from_this<StreamTail> {
   bool drain_waiting_ = false;  // a drain to run once none is out
   Positions next_;              // per bucket: the next sequence to read
   std::mutex mu_;               // over sinks_, wait_id_, armed_, stopped_
-  struct Reader {
-    Sink sink;
-    bool arrays = false;
-  };
   std::map<uint64_t, std::shared_ptr<const Reader>> sinks_;  // copied by each drain
   size_t array_readers_ = 0;
   uint64_t next_sink_ = 1;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <filesystem>
 #include <future>
@@ -119,6 +120,9 @@ class StreamTailTest : public ::testing::Test {
   // thread); the Deliveries they hold go before io_.
   Received first_;
   Received second_;
+  // Which of many readers were handed a batch, by index.
+  std::mutex handed_mu_;
+  std::vector<int> handed_;
 };
 
 TEST_F(StreamTailTest, EveryCommittedRecordReachesEveryReaderOnceInOrder) {
@@ -162,6 +166,32 @@ TEST_F(StreamTailTest, APushWaitsUntilEveryReaderHasQueuedTheOneBefore) {
   std::lock_guard lock(quick.mu);
   EXPECT_EQ(quick.batches[1], (std::vector<uint64_t>{1, 2}))
       << "the records committed meanwhile come in one push";
+}
+
+TEST_F(StreamTailTest, APushReachesEveryOneOfMoreReadersThanOneSliceHolds) {
+  OpenTail(0us);
+  constexpr int kReaders = 300;  // a push is handed out 64 readers per handler
+  for (int r = 0; r < kReaders; ++r) {
+    std::promise<void> started;
+    tail_->Subscribe(
+        [this, r](const TailBatch& batch, const StreamTail::Delivery&) {
+          std::lock_guard lock(handed_mu_);
+          handed_.insert(handed_.end(), batch->records.size(), r);
+        },
+        [&](const StreamTail::Positions&) { started.set_value(); }, false);
+    started.get_future().wait();
+  }
+  Produce(7);
+  std::vector<int> handed;
+  for (int attempt = 0; attempt < 250 && handed.size() < kReaders; ++attempt) {
+    std::this_thread::sleep_for(20ms);
+    std::lock_guard lock(handed_mu_);
+    handed = handed_;
+  }
+  std::sort(handed.begin(), handed.end());
+  std::vector<int> every(kReaders);
+  for (int r = 0; r < kReaders; ++r) every[r] = r;
+  EXPECT_EQ(handed, every) << "each reader once, none left out";
 }
 
 }  // namespace
