@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -53,6 +54,23 @@ asio::awaitable<void> AcceptConnections(asio::ip::tcp::acceptor& acceptor,
     // Outside the lock: the session may run at once on this thread, and even end (Remove).
     session->Start();
   }
+}
+
+/// A listener's graceful stop: `sessions` admits no more, the acceptor is closed on `io` (its
+/// thread), after `also` when given, every open session stops reading, and `done` runs once the
+/// last has closed (here, at once, when none is open).
+template <typename Session>
+void StopListening(asio::io_context& io, asio::ip::tcp::acceptor& acceptor,
+                   SessionSet<Session>& sessions, std::function<void()> done,
+                   std::function<void()> also = {}) {
+  auto stopping = sessions.Stop(std::move(done));
+  asio::post(io, [&acceptor, also = std::move(also)] {
+    if (also) also();
+    boost::system::error_code ec;
+    acceptor.close(ec);
+  });
+  for (auto& session : stopping.open) session->StopReading();
+  if (stopping.run_now) stopping.run_now();
 }
 
 }  // namespace higgins::server

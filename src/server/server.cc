@@ -52,13 +52,7 @@ void Server::Remove(Session* session) {
 }
 
 void Server::Stop(std::function<void()> done) {
-  auto stopping = sessions_.Stop(std::move(done));
-  asio::post(io_, [this] {
-    boost::system::error_code ec;
-    acceptor_.close(ec);
-  });
-  for (auto& s : stopping.open) s->StopReading();
-  if (stopping.run_now) stopping.run_now();
+  StopListening(io_, acceptor_, sessions_, std::move(done));
 }
 
 size_t Server::connection_count() const {

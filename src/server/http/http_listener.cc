@@ -49,13 +49,7 @@ void HttpListener::Remove(HttpSession* session) {
 }
 
 void HttpListener::Stop(std::function<void()> done) {
-  auto stopping = sessions_.Stop(std::move(done));
-  asio::post(io_, [this] {
-    boost::system::error_code ec;
-    acceptor_.close(ec);
-  });
-  for (auto& s : stopping.open) s->StopReading();
-  if (stopping.run_now) stopping.run_now();
+  StopListening(io_, acceptor_, sessions_, std::move(done));
 }
 
 size_t HttpListener::connection_count() const {

@@ -58,14 +58,7 @@ void KafkaListener::Remove(KafkaSession* session) {
 }
 
 void KafkaListener::Stop(std::function<void()> done) {
-  auto stopping = sessions_.Stop(std::move(done));
-  asio::post(io_, [this] {
-    boost::system::error_code ec;
-    acceptor_.close(ec);
-    tick_.cancel();
-  });
-  for (auto& s : stopping.open) s->StopReading();
-  if (stopping.run_now) stopping.run_now();
+  StopListening(io_, acceptor_, sessions_, std::move(done), [this] { tick_.cancel(); });
 }
 
 size_t KafkaListener::connection_count() const {
