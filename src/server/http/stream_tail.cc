@@ -229,11 +229,17 @@ void StreamTail::Drain() {
   const TailBatch shared = std::move(batch);
   if (readers.empty()) return;
   // Let go of by the last reader once it has queued the batch: then the next push may start.
+  // A stopped tail pushes no more, and is told nothing: at shutdown the last holder may be a
+  // handler destroyed with its io_context, after the tail's own has gone.
   std::weak_ptr<StreamTail> weak = weak_from_this();
-  const Delivery delivery(nullptr, [weak, strand = strand_](void*) {
-    asio::post(strand, [weak] {
-      if (auto self = weak.lock()) self->OnDelivered();
-    });
+  const Delivery delivery(nullptr, [weak](void*) {
+    auto self = weak.lock();
+    if (!self) return;
+    {
+      std::lock_guard lock(self->mu_);
+      if (self->stopped_) return;
+    }
+    asio::post(self->strand_, [self] { self->OnDelivered(); });
   });
   ++pushes_out_;
   HandOut(std::make_shared<const Push>(Push{std::move(readers), shared, delivery}), 0);
